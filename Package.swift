@@ -1,0 +1,60 @@
+// swift-tools-version:6.0
+// OpenSecurity: Apple's Security framework (Certificate, Key and Trust Services; Keychain Services) for Linux.
+//
+// Layers (a target depends only on layers below it):
+//   C shims (COpenSSL, COpenSSLShims, CSQLite)
+//   → OSecCrypto (the only Swift code that touches OpenSSL)      OSecSQLite (the only Swift code that touches SQLite)
+//   → OSecASN1 (pure Swift DER/BER + PEM)
+//   → OSecX509
+//   → OSecPKCS12, OSecTrust
+//   → OSecKeychain
+//   → Security (Apple's API, module name `Security`)
+//   → SecurityTool (`security` CLI), Benchmarks, LimboHarness
+import PackageDescription
+
+let package = Package(
+    name: "OpenSecurity",
+    products: [
+        .library(name: "Security", targets: ["Security"]),
+        .executable(name: "security", targets: ["SecurityTool"]),
+        .executable(name: "opensecurity-bench", targets: ["Benchmarks"]),
+    ],
+    targets: [
+        // MARK: C layer
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // Baseline measurements of OpenSSL itself, for the benchmark executable only.
+        .target(name: "COpenSSLBaseline", dependencies: ["COpenSSL"]),
+
+        // MARK: Swift wrapper layers (the only Swift code with unsafe pointers)
+        .target(name: "OSecCrypto", dependencies: ["COpenSSL", "COpenSSLShims"]),
+        .target(name: "OSecSQLite", dependencies: ["CSQLite"]),
+
+        // MARK: Pure Swift layers
+        .target(name: "OSecASN1"),
+
+        // MARK: Apple's API
+        .target(name: "Security", dependencies: ["OSecCrypto", "OSecASN1"]),
+
+        // MARK: Tools
+        .executableTarget(name: "SecurityTool", dependencies: ["Security"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["Security", "OSecCrypto", "COpenSSLBaseline"]),
+
+        // MARK: Tests
+        .target(name: "OSecTestSupport", path: "Tests/OSecTestSupport"),
+        .testTarget(name: "OSecCryptoTests", dependencies: ["OSecCrypto", "OSecTestSupport"]),
+        .testTarget(name: "OSecASN1Tests", dependencies: ["OSecASN1"]),
+        .testTarget(name: "OSecSQLiteTests", dependencies: ["OSecSQLite"]),
+        .testTarget(name: "SecurityTests", dependencies: ["Security", "OSecTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
