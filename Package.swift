@@ -41,9 +41,11 @@ let package = Package(
 
         // MARK: Pure Swift layers
         .target(name: "OSecASN1"),
+        .target(name: "OSecX509", dependencies: ["OSecASN1", "OSecCrypto"]),
+        .target(name: "OSecKeychain", dependencies: ["OSecSQLite", "OSecCrypto"]),
 
         // MARK: Apple's API
-        .target(name: "Security", dependencies: ["OSecCrypto", "OSecASN1"]),
+        .target(name: "Security", dependencies: ["OSecCrypto", "OSecASN1", "OSecX509", "OSecKeychain"]),
 
         // MARK: Tools
         .executableTarget(name: "SecurityTool", dependencies: ["Security"]),
@@ -54,6 +56,8 @@ let package = Package(
         .testTarget(name: "OSecCryptoTests", dependencies: ["OSecCrypto", "OSecTestSupport"]),
         .testTarget(name: "OSecASN1Tests", dependencies: ["OSecASN1"]),
         .testTarget(name: "OSecSQLiteTests", dependencies: ["OSecSQLite"]),
+        .testTarget(name: "OSecX509Tests", dependencies: ["OSecX509", "OSecTestSupport"]),
+        .testTarget(name: "OSecKeychainTests", dependencies: ["OSecKeychain", "OSecTestSupport"]),
         .testTarget(name: "SecurityTests", dependencies: ["Security", "OSecTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
