@@ -15,4 +15,6 @@
 #include <openssl/pem.h>
 #include <openssl/ec.h>
 #include <openssl/rsa.h>
+#include <openssl/pkcs12.h>
+#include <openssl/ecdsa.h>
 #endif

@@ -1,2 +1,251 @@
+// See include/COpenSSLShims.h for why this file exists.
+#define OPENSSL_SUPPRESS_DEPRECATED 1
 #include "COpenSSLShims.h"
-int osec_shims_placeholder(void) { return 1; }
+
+#include <openssl/bn.h>
+#include <openssl/core_names.h>
+#include <openssl/ec.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/kdf.h>
+#include <openssl/obj_mac.h>
+#include <openssl/param_build.h>
+#include <openssl/params.h>
+#include <openssl/rsa.h>
+#include <pthread.h>
+#include <string.h>
+
+// MARK: RSA
+
+/// Bounds on the RSA modulus we accept from untrusted bytes. Below 512 bits is insecure and rejected by
+/// OpenSSL 3 anyway; above 16384 bits private operations become a denial-of-service vector.
+#define OSEC_RSA_MIN_BITS 512
+#define OSEC_RSA_MAX_BITS 16384
+
+static int osec_rsa_sane(const RSA *rsa, int is_private) {
+    const BIGNUM *n = NULL, *e = NULL, *d = NULL, *p = NULL, *q = NULL;
+    RSA_get0_key(rsa, &n, &e, &d);
+    RSA_get0_factors(rsa, &p, &q);
+    if (n == NULL || e == NULL) return OSEC_KEY_DECODE;
+    int bits = BN_num_bits(n);
+    if (bits < OSEC_RSA_MIN_BITS || bits > OSEC_RSA_MAX_BITS || !BN_is_odd(n) || BN_is_negative(n))
+        return OSEC_KEY_RSA_SIZE;
+    if (BN_is_negative(e) || !BN_is_odd(e) || BN_is_one(e) || BN_cmp(e, n) >= 0) return OSEC_KEY_RSA_EXPONENT;
+    if (!is_private) return OSEC_KEY_OK;
+    if (d == NULL || BN_is_zero(d) || BN_is_negative(d) || BN_cmp(d, n) >= 0) return OSEC_KEY_RSA_PRIVATE;
+    if (p != NULL && q != NULL && !BN_is_zero(p) && !BN_is_zero(q)) {
+        // One multiplication (~1 µs): a key whose factors do not match its modulus is rejected.
+        BN_CTX *ctx = BN_CTX_new();
+        BIGNUM *pq = BN_new();
+        int rc = OSEC_KEY_INTERNAL;
+        if (ctx != NULL && pq != NULL && BN_mul(pq, p, q, ctx) == 1)
+            rc = BN_cmp(pq, n) == 0 ? OSEC_KEY_OK : OSEC_KEY_RSA_PRIVATE;
+        BN_free(pq);
+        BN_CTX_free(ctx);
+        return rc;
+    }
+    return OSEC_KEY_OK;
+}
+
+static void *osec_rsa_wrap(RSA *rsa, int is_private, int *status) {
+    int rc = osec_rsa_sane(rsa, is_private);
+    if (rc != OSEC_KEY_OK) {
+        RSA_free(rsa);
+        *status = rc;
+        return NULL;
+    }
+    EVP_PKEY *pkey = EVP_PKEY_new();
+    if (pkey == NULL || EVP_PKEY_assign_RSA(pkey, rsa) != 1) {
+        EVP_PKEY_free(pkey);
+        RSA_free(rsa);
+        *status = OSEC_KEY_INTERNAL;
+        return NULL;
+    }
+    *status = OSEC_KEY_OK;
+    return pkey;
+}
+
+void *osec_rsa_private_from_pkcs1(const void *der, size_t len, int *status) {
+    if (len > 0x7fffffff) { *status = OSEC_KEY_DECODE; return NULL; }
+    const unsigned char *p = der;
+    RSA *rsa = d2i_RSAPrivateKey(NULL, &p, (long)len);
+    if (rsa == NULL) { *status = OSEC_KEY_DECODE; return NULL; }
+    if ((size_t)(p - (const unsigned char *)der) != len) { RSA_free(rsa); *status = OSEC_KEY_TRAILING; return NULL; }
+    return osec_rsa_wrap(rsa, 1, status);
+}
+
+void *osec_rsa_public_from_pkcs1(const void *der, size_t len, int *status) {
+    if (len > 0x7fffffff) { *status = OSEC_KEY_DECODE; return NULL; }
+    const unsigned char *p = der;
+    RSA *rsa = d2i_RSAPublicKey(NULL, &p, (long)len);
+    if (rsa == NULL) { *status = OSEC_KEY_DECODE; return NULL; }
+    if ((size_t)(p - (const unsigned char *)der) != len) { RSA_free(rsa); *status = OSEC_KEY_TRAILING; return NULL; }
+    return osec_rsa_wrap(rsa, 0, status);
+}
+
+int osec_rsa_check(const void *pkey, int is_private) {
+    const RSA *rsa = EVP_PKEY_get0_RSA((EVP_PKEY *)pkey);
+    if (rsa == NULL) return OSEC_KEY_DECODE;
+    return osec_rsa_sane(rsa, is_private);
+}
+
+// MARK: EC
+
+static const int osec_curve_nids[3] = { NID_X9_62_prime256v1, NID_secp384r1, NID_secp521r1 };
+static const char *const osec_curve_names[3] = { "prime256v1", "secp384r1", "secp521r1" };
+static EC_GROUP *osec_groups[3];
+static pthread_once_t osec_groups_once = PTHREAD_ONCE_INIT;
+
+static void osec_groups_init(void) {
+    for (int i = 0; i < 3; i++) osec_groups[i] = EC_GROUP_new_by_curve_name(osec_curve_nids[i]);
+}
+
+/// Shared, read-only EC_GROUP for a curve index (EC_GROUP is safe for concurrent read-only use).
+static const EC_GROUP *osec_group(int curve) {
+    if (curve < 0 || curve > 2) return NULL;
+    pthread_once(&osec_groups_once, osec_groups_init);
+    return osec_groups[curve];
+}
+
+static EVP_PKEY *osec_ec_fromdata(int curve, const unsigned char *pub, size_t pub_len, const BIGNUM *priv) {
+    EVP_PKEY *pkey = NULL;
+    OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
+    OSSL_PARAM *params = NULL;
+    EVP_PKEY_CTX *ctx = NULL;
+    if (bld == NULL) goto done;
+    if (OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_GROUP_NAME, osec_curve_names[curve], 0) != 1) goto done;
+    if (OSSL_PARAM_BLD_push_octet_string(bld, OSSL_PKEY_PARAM_PUB_KEY, pub, pub_len) != 1) goto done;
+    if (priv != NULL && OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_PRIV_KEY, priv) != 1) goto done;
+    params = OSSL_PARAM_BLD_to_param(bld);
+    if (params == NULL) goto done;
+    ctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
+    if (ctx == NULL || EVP_PKEY_fromdata_init(ctx) != 1) goto done;
+    if (EVP_PKEY_fromdata(ctx, &pkey, priv != NULL ? EVP_PKEY_KEYPAIR : EVP_PKEY_PUBLIC_KEY, params) != 1) pkey = NULL;
+done:
+    EVP_PKEY_CTX_free(ctx);
+    OSSL_PARAM_free(params);
+    OSSL_PARAM_BLD_free(bld);
+    return pkey;
+}
+
+void *osec_ec_public_from_point(int curve, const void *point, size_t point_len, int *status) {
+    const EC_GROUP *group = osec_group(curve);
+    if (group == NULL) { *status = OSEC_KEY_INTERNAL; return NULL; }
+    // Decode first: EC_POINT_oct2point rejects encodings and points that are not on the curve.
+    EC_POINT *pt = EC_POINT_new(group);
+    if (pt == NULL) { *status = OSEC_KEY_INTERNAL; return NULL; }
+    int ok = EC_POINT_oct2point(group, pt, point, point_len, NULL) == 1 && EC_POINT_is_at_infinity(group, pt) == 0;
+    EC_POINT_free(pt);
+    if (!ok) { *status = OSEC_KEY_EC_POINT; return NULL; }
+    EVP_PKEY *pkey = osec_ec_fromdata(curve, point, point_len, NULL);
+    *status = pkey != NULL ? OSEC_KEY_OK : OSEC_KEY_EC_POINT;
+    return pkey;
+}
+
+void *osec_ec_private_from_scalar(int curve, const void *scalar, size_t scalar_len,
+                                  const void *point, size_t point_len, int *status) {
+    const EC_GROUP *group = osec_group(curve);
+    if (group == NULL || scalar_len > 0x7fffffff) { *status = OSEC_KEY_INTERNAL; return NULL; }
+    EVP_PKEY *pkey = NULL;
+    BN_CTX *bnctx = BN_CTX_new();
+    BIGNUM *k = BN_bin2bn(scalar, (int)scalar_len, NULL);
+    EC_POINT *computed = EC_POINT_new(group);
+    EC_POINT *given = NULL;
+    unsigned char *encoded = NULL;
+    *status = OSEC_KEY_INTERNAL;
+    if (bnctx == NULL || k == NULL || computed == NULL) goto done;
+    const BIGNUM *order = EC_GROUP_get0_order(group);
+    if (BN_is_zero(k) || BN_cmp(k, order) >= 0) { *status = OSEC_KEY_EC_SCALAR; goto done; }
+    // K*G with the group's precomputed generator tables (~20 µs for P-256).
+    if (EC_POINT_mul(group, computed, k, NULL, NULL, bnctx) != 1) goto done;
+    if (point != NULL) {
+        given = EC_POINT_new(group);
+        if (given == NULL) goto done;
+        if (EC_POINT_oct2point(group, given, point, point_len, bnctx) != 1) { *status = OSEC_KEY_EC_POINT; goto done; }
+        int cmp = EC_POINT_cmp(group, given, computed, bnctx);
+        if (cmp != 0) { *status = cmp == 1 ? OSEC_KEY_EC_MISMATCH : OSEC_KEY_INTERNAL; goto done; }
+    }
+    size_t enc_len = EC_POINT_point2buf(group, computed, POINT_CONVERSION_UNCOMPRESSED, &encoded, bnctx);
+    if (enc_len == 0) goto done;
+    pkey = osec_ec_fromdata(curve, encoded, enc_len, k);
+    *status = pkey != NULL ? OSEC_KEY_OK : OSEC_KEY_DECODE;
+done:
+    OPENSSL_free(encoded);
+    EC_POINT_free(given);
+    EC_POINT_free(computed);
+    BN_clear_free(k);
+    BN_CTX_free(bnctx);
+    return pkey;
+}
+
+int osec_ec_curve_of(const void *pkey) {
+    char name[64];
+    size_t len = 0;
+    if (EVP_PKEY_get_utf8_string_param(pkey, OSSL_PKEY_PARAM_GROUP_NAME, name, sizeof name, &len) != 1) {
+        ERR_clear_error();
+        return -1;
+    }
+    int nid = OBJ_sn2nid(name);
+    if (nid == NID_undef) nid = EC_curve_nist2nid(name);
+    for (int i = 0; i < 3; i++) if (nid == osec_curve_nids[i]) return i;
+    return -1;
+}
+
+// MARK: HMAC
+
+int osec_hmac(const void *md, const void *key, size_t key_len, const void *data, size_t data_len,
+              void *out, unsigned int *out_len) {
+    // Measured on this machine (HMAC-SHA256, 64-byte input): HMAC_CTX with a pre-fetched EVP_MD 0.74 µs,
+    // EVP_MAC_CTX_dup of a template 0.97 µs, EVP_MAC with params 1.41 µs, HMAC() one-shot 1.60 µs.
+    if (key_len > 0x7fffffff) return 0;
+    HMAC_CTX *ctx = HMAC_CTX_new();
+    if (ctx == NULL) return 0;
+    static const unsigned char empty = 0;
+    int ok = HMAC_Init_ex(ctx, key_len > 0 ? key : &empty, (int)key_len, md, NULL) == 1
+          && HMAC_Update(ctx, data, data_len) == 1
+          && HMAC_Final(ctx, out, out_len) == 1;
+    HMAC_CTX_free(ctx);
+    return ok;
+}
+
+// MARK: RSA-OAEP label
+
+int osec_set_oaep_label(void *ctx, const void *label, size_t label_len) {
+    OSSL_PARAM params[2];
+    params[0] = OSSL_PARAM_construct_octet_string(OSSL_ASYM_CIPHER_PARAM_OAEP_LABEL, (void *)label, label_len);
+    params[1] = OSSL_PARAM_construct_end();
+    return EVP_PKEY_CTX_set_params(ctx, params) == 1;
+}
+
+// MARK: KDFs
+
+static int osec_kdf_run(const void *kdf, OSSL_PARAM *params, void *out, size_t out_len) {
+    EVP_KDF_CTX *ctx = EVP_KDF_CTX_new((EVP_KDF *)kdf);
+    if (ctx == NULL) return 0;
+    int ok = EVP_KDF_derive(ctx, out, out_len, params) == 1;
+    EVP_KDF_CTX_free(ctx);
+    return ok;
+}
+
+int osec_kdf_pkcs12(const void *kdf, const char *digest, const void *pass, size_t pass_len,
+                    const void *salt, size_t salt_len, int iterations, int id, void *out, size_t out_len) {
+    OSSL_PARAM params[6];
+    params[0] = OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, (char *)digest, 0);
+    params[1] = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_PASSWORD, (void *)pass, pass_len);
+    params[2] = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SALT, (void *)salt, salt_len);
+    params[3] = OSSL_PARAM_construct_int(OSSL_KDF_PARAM_ITER, &iterations);
+    params[4] = OSSL_PARAM_construct_int(OSSL_KDF_PARAM_PKCS12_ID, &id);
+    params[5] = OSSL_PARAM_construct_end();
+    return osec_kdf_run(kdf, params, out, out_len);
+}
+
+int osec_kdf_x963(const void *kdf, const char *digest, const void *secret, size_t secret_len,
+                  const void *info, size_t info_len, void *out, size_t out_len) {
+    OSSL_PARAM params[4];
+    params[0] = OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, (char *)digest, 0);
+    params[1] = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, (void *)secret, secret_len);
+    params[2] = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, (void *)info, info_len);
+    params[3] = OSSL_PARAM_construct_end();
+    return osec_kdf_run(kdf, params, out, out_len);
+}

@@ -1,5 +1,61 @@
+// C shims for OSecCrypto.
+//
+// Why this target exists:
+//  * Some fast OpenSSL entry points are deprecated in 3.x (d2i_RSAPrivateKey, EVP_PKEY_assign_RSA,
+//    RSA_get0_key, ...). Calling them here, in a file compiled with OPENSSL_SUPPRESS_DEPRECATED, keeps
+//    deprecation warnings out of the Swift build while still using the 100x faster typed decoders
+//    (see shared/reference/openssl3-performance.md).
+//  * Pointer parameters are declared `const void *` / `void *` so Swift raw buffers can be passed
+//    without rebinding memory; EVP_PKEY handles are returned as `void *` (an OpaquePointer in Swift).
+//  * Building OSSL_PARAM arrays (which point at C strings and buffers) is simpler and safer in C.
 #ifndef OPENSEC_COPENSSL_SHIMS_H
 #define OPENSEC_COPENSSL_SHIMS_H
-#include <openssl/evp.h>
-int osec_shims_placeholder(void);
+
+#include <stddef.h>
+
+/// Status codes reported by the key shims through their `int *status` out parameter.
+enum {
+    OSEC_KEY_OK = 0,
+    OSEC_KEY_DECODE = 1,          // the bytes do not decode (OpenSSL error queue holds details)
+    OSEC_KEY_TRAILING = 2,        // bytes left after the structure
+    OSEC_KEY_RSA_SIZE = 3,        // modulus outside 512...16384 bits or even
+    OSEC_KEY_RSA_EXPONENT = 4,    // public exponent even, <= 1 or >= n
+    OSEC_KEY_RSA_PRIVATE = 5,     // private exponent missing/out of range, or p*q != n
+    OSEC_KEY_EC_POINT = 6,        // public point not on the curve / bad encoding
+    OSEC_KEY_EC_SCALAR = 7,       // private scalar not in [1, n-1]
+    OSEC_KEY_EC_MISMATCH = 8,     // public point != K*G
+    OSEC_KEY_INTERNAL = 9         // allocation or unexpected OpenSSL failure
+};
+
+/// RSAPrivateKey (PKCS#1) DER -> EVP_PKEY via d2i_RSAPrivateKey + EVP_PKEY_assign_RSA, with cheap sanity checks.
+void *osec_rsa_private_from_pkcs1(const void *der, size_t len, int *status);
+/// RSAPublicKey (PKCS#1) DER -> EVP_PKEY via d2i_RSAPublicKey + EVP_PKEY_assign_RSA, with cheap sanity checks.
+void *osec_rsa_public_from_pkcs1(const void *der, size_t len, int *status);
+/// Cheap sanity checks of any RSA EVP_PKEY (modulus size, exponent, p*q == n). Returns an OSEC_KEY_* code.
+int osec_rsa_check(const void *pkey, int is_private);
+
+/// Curve index used by the EC shims: 0 = P-256, 1 = P-384, 2 = P-521.
+/// EC public key from an encoded point (uncompressed or compressed) via EVP_PKEY_fromdata.
+void *osec_ec_public_from_point(int curve, const void *point, size_t point_len, int *status);
+/// EC private key from scalar K (big-endian, any length <= field size). If `point` is non-NULL it must
+/// equal K*G (uncompressed or compressed encoding); otherwise the public point is computed.
+void *osec_ec_private_from_scalar(int curve, const void *scalar, size_t scalar_len,
+                                  const void *point, size_t point_len, int *status);
+/// Curve index (0/1/2) of an EC EVP_PKEY, or -1.
+int osec_ec_curve_of(const void *pkey);
+
+/// HMAC through a cached per-digest template context (no algorithm fetch per call). Returns 1 on success.
+int osec_hmac(const void *md, const void *key, size_t key_len, const void *data, size_t data_len,
+              void *out, unsigned int *out_len);
+
+/// Sets the RSA-OAEP label on an encryption/decryption EVP_PKEY_CTX (OpenSSL copies it). Returns 1 on success.
+int osec_set_oaep_label(void *ctx, const void *label, size_t label_len);
+
+/// EVP_KDF "PKCS12KDF" (RFC 7292 appendix B) with a pre-fetched `kdf`. Returns 1 on success.
+int osec_kdf_pkcs12(const void *kdf, const char *digest, const void *pass, size_t pass_len,
+                    const void *salt, size_t salt_len, int iterations, int id, void *out, size_t out_len);
+/// EVP_KDF "X963KDF" (ANSI X9.63) with a pre-fetched `kdf`. Returns 1 on success.
+int osec_kdf_x963(const void *kdf, const char *digest, const void *secret, size_t secret_len,
+                  const void *info, size_t info_len, void *out, size_t out_len);
+
 #endif

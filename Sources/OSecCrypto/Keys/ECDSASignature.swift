@@ -1,0 +1,53 @@
+import Foundation
+internal import COpenSSL
+
+/// Conversions between X9.62 DER ECDSA signatures and raw r‖s (IEEE P1363).
+enum ECDSASignature {
+    /// True when `der` decodes as an ECDSA-Sig-Value and re-encodes to the same bytes (strict DER).
+    static func isStrictDER(_ der: Data) -> Bool {
+        guard !der.isEmpty, der.count <= 1024 else { return false }
+        let reencoded: Data? = der.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+            var cursor: UnsafePointer<UInt8>? = base
+            guard let sig = d2i_ECDSA_SIG(nil, &cursor, buffer.count) else { return nil }
+            defer { ECDSA_SIG_free(sig) }
+            guard cursor == base + buffer.count else { return nil }
+            return try? AsymmetricKey.encode("i2d_ECDSA_SIG") { out in i2d_ECDSA_SIG(sig, out) }
+        }
+        OpenSSLErrorQueue.clear()
+        return reencoded == der
+    }
+
+    /// DER → r‖s with each half left-padded to `fieldSize`.
+    static func derToRaw(_ der: Data, fieldSize: Int) throws(CryptoError) -> Data {
+        try der.withBytes { (bytes, count) throws(CryptoError) in
+            var cursor: UnsafePointer<UInt8>? = bytes.assumingMemoryBound(to: UInt8.self)
+            let sig = try ossl(d2i_ECDSA_SIG(nil, &cursor, count), "d2i_ECDSA_SIG")
+            defer { ECDSA_SIG_free(sig) }
+            guard let r = ECDSA_SIG_get0_r(sig), let s = ECDSA_SIG_get0_s(sig) else { throw CryptoError.failed("ECDSA_SIG_get0") }
+            return try Data.filling(capacity: 2 * fieldSize) { (out) throws(CryptoError) in
+                let base = out.assumingMemoryBound(to: UInt8.self)
+                guard BN_bn2binpad(r, base, Int32(fieldSize)) == Int32(fieldSize),
+                      BN_bn2binpad(s, base + fieldSize, Int32(fieldSize)) == Int32(fieldSize)
+                else { throw CryptoError.failed("BN_bn2binpad") }
+                return 2 * fieldSize
+            }
+        }
+    }
+
+    /// r‖s → DER, or nil if the length is wrong or OpenSSL fails.
+    static func rawToDER(_ raw: Data, fieldSize: Int) -> Data? {
+        guard raw.count == 2 * fieldSize else { return nil }
+        let result: Data? = raw.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                  let sig = ECDSA_SIG_new() else { return nil }
+            defer { ECDSA_SIG_free(sig) }
+            guard let r = BN_bin2bn(base, Int32(fieldSize), nil) else { return nil }
+            guard let s = BN_bin2bn(base + fieldSize, Int32(fieldSize), nil) else { BN_free(r); return nil }
+            guard ECDSA_SIG_set0(sig, r, s) == 1 else { BN_free(r); BN_free(s); return nil }
+            return try? AsymmetricKey.encode("i2d_ECDSA_SIG") { out in i2d_ECDSA_SIG(sig, out) }
+        }
+        OpenSSLErrorQueue.clear()
+        return result
+    }
+}

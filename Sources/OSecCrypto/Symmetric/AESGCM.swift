@@ -1,0 +1,87 @@
+import Foundation
+internal import COpenSSL
+
+/// AES in Galois/Counter Mode (NIST SP 800-38D).
+package enum AESGCM {
+    /// Accepted tag lengths. SP 800-38D allows 12...16 bytes for general use; shorter tags make forgeries
+    /// cheap, so they are rejected on both seal and open.
+    package static let tagLengths = 12...16
+    /// Longest nonce accepted: OpenSSL 3.0's GCM provider keeps the IV in a 128-byte buffer and rejects
+    /// longer ones (GCM itself allows any length; 12 bytes is the recommended size).
+    package static let maximumNonceLength = 128
+
+    /// Encrypts and authenticates. Key 16/24/32 bytes, nonce 1...128 bytes (12 recommended).
+    package static func seal(
+        key: Data, nonce: Data, plaintext: Data, aad: Data = Data(), tagLength: Int = 16
+    ) throws(CryptoError) -> (ciphertext: Data, tag: Data) {
+        guard tagLengths.contains(tagLength) else {
+            throw CryptoError(.invalidParameter, "GCM tag length must be 12...16 bytes")
+        }
+        let context = try start(key: key, nonce: nonce, encrypt: true)
+        try context.updateAAD(aad)
+        let ciphertext = try Data.filling(capacity: plaintext.count + 16) { (out) throws(CryptoError) in
+            let written = try context.update(plaintext, into: out)
+            var final: Int32 = 0
+            try ossl(EVP_CipherFinal_ex(context.raw, out.advanced(by: written).assumingMemoryBound(to: UInt8.self), &final),
+                     "EVP_EncryptFinal_ex")
+            return written + Int(final)
+        }
+        let tag = try Data.filling(capacity: tagLength) { (out) throws(CryptoError) in
+            try ossl(EVP_CIPHER_CTX_ctrl(context.raw, EVP_CTRL_GCM_GET_TAG, Int32(tagLength), out), "GCM get tag")
+            return tagLength
+        }
+        return (ciphertext, tag)
+    }
+
+    /// Checks the tag (constant time, inside OpenSSL) and decrypts. A wrong tag throws `.authenticationFailed`;
+    /// a tag shorter than 12 or longer than 16 bytes throws `.invalidParameter`.
+    package static func open(
+        key: Data, nonce: Data, ciphertext: Data, tag: Data, aad: Data = Data()
+    ) throws(CryptoError) -> Data {
+        guard tagLengths.contains(tag.count) else {
+            throw CryptoError(.invalidParameter, "GCM tag length must be 12...16 bytes")
+        }
+        let context = try start(key: key, nonce: nonce, encrypt: false)
+        try context.updateAAD(aad)
+        return try Data.filling(capacity: ciphertext.count + 16) { (out) throws(CryptoError) in
+            let written = try context.update(ciphertext, into: out)
+            var tagCopy = tag
+            try tagCopy.withBytes { (tagBytes, tagCount) throws(CryptoError) in
+                try ossl(EVP_CIPHER_CTX_ctrl(context.raw, EVP_CTRL_GCM_SET_TAG, Int32(tagCount),
+                                             UnsafeMutableRawPointer(mutating: tagBytes)), "GCM set tag")
+            }
+            tagCopy.zeroize()
+            var final: Int32 = 0
+            guard EVP_CipherFinal_ex(context.raw, out.advanced(by: written).assumingMemoryBound(to: UInt8.self), &final) == 1 else {
+                throw CryptoError.openSSL(.authenticationFailed, "GCM authentication tag mismatch")
+            }
+            return written + Int(final)
+        }
+    }
+
+    private static func start(key: Data, nonce: Data, encrypt: Bool) throws(CryptoError) -> CipherContext {
+        let cipher: OpaquePointer
+        switch key.count {
+        case 16: cipher = try FetchedCiphers.aes128GCM.get()
+        case 24: cipher = try FetchedCiphers.aes192GCM.get()
+        case 32: cipher = try FetchedCiphers.aes256GCM.get()
+        default: throw CryptoError(.invalidParameter, "AES key must be 16, 24 or 32 bytes")
+        }
+        guard !nonce.isEmpty else { throw CryptoError(.invalidParameter, "GCM nonce must not be empty") }
+        guard nonce.count <= maximumNonceLength else {
+            throw CryptoError(.invalidParameter, "GCM nonce longer than \(maximumNonceLength) bytes")
+        }
+        let context = try CipherContext()
+        let enc: Int32 = encrypt ? 1 : 0
+        try ossl(EVP_CipherInit_ex2(context.raw, cipher, nil, nil, enc, nil), "EVP_CipherInit_ex2")
+        try ossl(EVP_CIPHER_CTX_ctrl(context.raw, EVP_CTRL_GCM_SET_IVLEN, Int32(nonce.count), nil), "GCM set IV length")
+        try key.withBytes { (keyBytes, _) throws(CryptoError) in
+            try nonce.withBytes { (nonceBytes, _) throws(CryptoError) in
+                try ossl(EVP_CipherInit_ex2(context.raw, nil, keyBytes.assumingMemoryBound(to: UInt8.self),
+                                            nonceBytes.assumingMemoryBound(to: UInt8.self), enc, nil),
+                         "EVP_CipherInit_ex2")
+            }
+        }
+        return context
+    }
+}
