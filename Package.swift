@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "Security", targets: ["Security"]),
         .executable(name: "security", targets: ["SecurityTool"]),
         .executable(name: "opensecurity-bench", targets: ["Benchmarks"]),
+        .executable(name: "limbo-harness", targets: ["LimboHarness"]),
     ],
     targets: [
         // MARK: C layer
@@ -33,7 +34,7 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         // Baseline measurements of OpenSSL itself, for the benchmark executable only.
-        .target(name: "COpenSSLBaseline", dependencies: ["COpenSSL"]),
+        .target(name: "COpenSSLBaseline", dependencies: ["COpenSSL"], linkerSettings: [.linkedLibrary("crypto")]),
 
         // MARK: Swift wrapper layers (the only Swift code with unsafe pointers)
         .target(name: "OSecCrypto", dependencies: ["COpenSSL", "COpenSSLShims"]),
@@ -42,14 +43,17 @@ let package = Package(
         // MARK: Pure Swift layers
         .target(name: "OSecASN1"),
         .target(name: "OSecX509", dependencies: ["OSecASN1", "OSecCrypto"]),
+        .target(name: "OSecPKCS12", dependencies: ["OSecASN1", "OSecCrypto", "OSecX509"]),
+        .target(name: "OSecTrust", dependencies: ["OSecASN1", "OSecCrypto", "OSecX509"]),
         .target(name: "OSecKeychain", dependencies: ["OSecSQLite", "OSecCrypto"]),
 
         // MARK: Apple's API
-        .target(name: "Security", dependencies: ["OSecCrypto", "OSecASN1", "OSecX509", "OSecKeychain"]),
+        .target(name: "Security", dependencies: ["OSecCrypto", "OSecASN1", "OSecX509", "OSecPKCS12", "OSecTrust", "OSecKeychain"]),
 
         // MARK: Tools
         .executableTarget(name: "SecurityTool", dependencies: ["Security"]),
-        .executableTarget(name: "Benchmarks", dependencies: ["Security", "OSecCrypto", "COpenSSLBaseline"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["Security", "OSecCrypto", "OSecX509", "COpenSSLBaseline"]),
+        .executableTarget(name: "LimboHarness", dependencies: ["Security", "OSecTrust", "OSecX509"]),
 
         // MARK: Tests
         .target(name: "OSecTestSupport", path: "Tests/OSecTestSupport"),
@@ -58,6 +62,8 @@ let package = Package(
         .testTarget(name: "OSecSQLiteTests", dependencies: ["OSecSQLite"]),
         .testTarget(name: "OSecX509Tests", dependencies: ["OSecX509", "OSecTestSupport"]),
         .testTarget(name: "OSecKeychainTests", dependencies: ["OSecKeychain", "OSecTestSupport"]),
+        .testTarget(name: "OSecPKCS12Tests", dependencies: ["OSecPKCS12", "OSecTestSupport"]),
+        .testTarget(name: "OSecTrustTests", dependencies: ["OSecTrust", "OSecTestSupport"]),
         .testTarget(name: "SecurityTests", dependencies: ["Security", "OSecTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

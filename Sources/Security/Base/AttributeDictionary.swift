@@ -1,0 +1,117 @@
+import Foundation
+
+/// A read-only view of an Apple-style attribute dictionary that accepts every spelling Swift code uses.
+///
+/// Dictionaries arrive bridged to `NSDictionary` from `[String: Any]`, `[NSString: Any]`, `[CFString: Any]` or
+/// `[AnyHashable: Any]`; values may be Swift `Bool`/`Int`/`String`/`Data` or `NSNumber`/`NSString`/`NSData`.
+/// This type normalizes keys to `String` once and offers typed accessors that accept all of those forms.
+struct AttributeDictionary {
+    private(set) var values: [String: Any]
+    /// Keys that were not strings (Apple rejects them with errSecParam in SecItem calls).
+    private(set) var hasNonStringKeys = false
+
+    init(_ dictionary: NSDictionary?) {
+        var values: [String: Any] = [:]
+        var nonString = false
+        dictionary?.forEach { key, value in
+            if let k = AttributeDictionary.stringValue(key) { values[k] = value } else { nonString = true }
+        }
+        self.values = values
+        self.hasNonStringKeys = nonString
+    }
+
+    init(values: [String: Any]) { self.values = values }
+
+    var keys: Dictionary<String, Any>.Keys { values.keys }
+    var isEmpty: Bool { values.isEmpty }
+
+    subscript(key: CFString) -> Any? { values[key as String] }
+    subscript(key: String) -> Any? { values[key] }
+
+    func contains(_ key: CFString) -> Bool { values[key as String] != nil }
+
+    mutating func set(_ key: CFString, _ value: Any?) { values[key as String] = value }
+
+    // MARK: Typed accessors. `nil` = absent; a value of the wrong type throws errSecParam.
+
+    func string(_ key: CFString) throws -> String? {
+        guard let raw = self[key] else { return nil }
+        guard let s = AttributeDictionary.stringValue(raw) else {
+            throw SecError.param("\(key): expected a string value")
+        }
+        return s
+    }
+
+    func data(_ key: CFString) throws -> Data? {
+        guard let raw = self[key] else { return nil }
+        guard let d = AttributeDictionary.dataValue(raw) else {
+            throw SecError.param("\(key): expected a data value")
+        }
+        return d
+    }
+
+    func bool(_ key: CFString) throws -> Bool? {
+        guard let raw = self[key] else { return nil }
+        guard let b = AttributeDictionary.boolValue(raw) else {
+            throw SecError.param("\(key): expected a boolean value")
+        }
+        return b
+    }
+
+    /// An integer given as a number, a boolean or a decimal string (Apple accepts all three for sizes).
+    func int(_ key: CFString) throws -> Int? {
+        guard let raw = self[key] else { return nil }
+        guard let i = AttributeDictionary.intValue(raw) else {
+            throw SecError.param("\(key): expected a number")
+        }
+        return i
+    }
+
+    func dictionary(_ key: CFString) throws -> AttributeDictionary? {
+        guard let raw = self[key] else { return nil }
+        if let d = raw as? NSDictionary { return AttributeDictionary(d) }
+        if let d = raw as? [String: Any] { return AttributeDictionary(values: d) }
+        if let d = raw as? [AnyHashable: Any] { return AttributeDictionary(d as NSDictionary) }
+        throw SecError.param("\(key): expected a dictionary")
+    }
+
+    // MARK: Value coercion shared by every facade entry point
+
+    static func stringValue(_ raw: Any) -> String? {
+        if let s = raw as? String { return s }
+        if let s = raw as? NSString { return s as String }
+        if let s = raw as? Substring { return String(s) }
+        return nil
+    }
+
+    static func dataValue(_ raw: Any) -> Data? {
+        if let d = raw as? Data { return d }
+        if let d = raw as? NSData { return Data(referencing: d) }
+        if let b = raw as? [UInt8] { return Data(b) }
+        return nil
+    }
+
+    static func boolValue(_ raw: Any) -> Bool? {
+        if let b = raw as? Bool { return b }
+        if let n = raw as? NSNumber { return n.boolValue }
+        if let i = raw as? Int { return i != 0 }
+        return nil
+    }
+
+    static func intValue(_ raw: Any) -> Int? {
+        if let b = raw as? Bool { return b ? 1 : 0 }
+        if let i = raw as? Int { return i }
+        if let n = raw as? NSNumber {
+            let d = n.doubleValue
+            guard d.rounded() == d, let i = Int(exactly: d) else { return nil }
+            return i
+        }
+        if let s = stringValue(raw) { return Int(s.trimmingCharacters(in: .whitespaces)) }
+        return nil
+    }
+}
+
+/// Lets `switch key { case kSecClass: … }` compare a String key with a CFString constant.
+func ~= (pattern: CFString, value: String) -> Bool {
+    pattern as String == value
+}

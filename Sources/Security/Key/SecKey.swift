@@ -1,0 +1,64 @@
+import Foundation
+import OSecCrypto
+
+/// Apple's `SecKey`: an RSA or elliptic-curve key, public or private.
+///
+/// Instances are immutable and safe to share between threads. Two keys are equal when they are the same kind
+/// (public/private) of the same key material, like `CFEqual` on Apple platforms.
+public final class SecKey: NSObject, @unchecked Sendable {
+    // @unchecked: every stored property is immutable after init; the crypto handle is read-only.
+    let key: AsymmetricKey
+
+    init(_ key: AsymmetricKey) {
+        self.key = key
+    }
+
+    /// Apple's `kSecAttrKeyType` value for this key: "42" (RSA) or "73" (EC).
+    var keyTypeAttribute: String {
+        switch key.algorithm {
+        case .rsa: return "42"
+        case .ec: return "73"
+        }
+    }
+
+    var isRSA: Bool { if case .rsa = key.algorithm { return true } else { return false } }
+    var isEC: Bool { !isRSA }
+
+    /// Apple's external representation (PKCS#1 for RSA, X9.63 for EC).
+    func externalRepresentation() throws -> Data {
+        do {
+            switch key.algorithm {
+            case .rsa: return try key.rsaPKCS1DER
+            case .ec: return try key.x963Representation
+            }
+        } catch {
+            throw SecError(errSecInternal, "key export failed: \(error)")
+        }
+    }
+
+    /// `kSecAttrApplicationLabel`: SHA-1 of the public key's external representation (Apple's public key hash).
+    var applicationLabel: Data {
+        let publicBytes = (try? (key.isPrivate ? SecKey(key.publicKey) : self).externalRepresentation()) ?? Data()
+        return Digest.hash(.sha1, publicBytes)
+    }
+
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? SecKey else { return false }
+        if other === self { return true }
+        guard key.isPrivate == other.key.isPrivate, key.algorithm == other.key.algorithm else { return false }
+        guard let a = try? externalRepresentation(), let b = try? other.externalRepresentation() else { return false }
+        return a == b
+    }
+
+    public override var hash: Int { applicationLabel.hashValue }
+
+    public override var description: String {
+        let kind = key.isPrivate ? "Private" : "Public"
+        switch key.algorithm {
+        case .rsa:
+            return "<SecKeyRef algorithm id: 1, key type: RSA\(kind)Key, version: 4, block size: \(key.bitSize) bits>"
+        case .ec(let curve):
+            return "<SecKeyRef curve type: kSecECCurveSecp\(curve.bits)r1, algorithm id: 3, key type: EC\(kind)Key, version: 4, block size: \(key.bitSize) bits>"
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import OSecCrypto
+
+/// The throwing core behind Apple's SecKey functions. Apple-shaped wrappers (nil + CFError, OSStatus) sit in
+/// `SecKeyAPI.swift` and `SecKeyLegacyAPI.swift`.
+enum SecKeyOperations {
+    /// Resolves `algorithm` for `key` and `operation`, or throws Apple's "algorithm not supported by the key".
+    static func spec(_ key: SecKey, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm) throws -> SecKeyAlgorithmSpec {
+        guard let spec = SecKeyAlgorithmSpec.lookup(algorithm), spec.supports(operation),
+              (spec.family == .rsa) == key.isRSA,
+              SecKeyAlgorithmSpec.needsPrivateKey(operation) == key.key.isPrivate
+        else {
+            throw SecError.param("\(algorithm.name): algorithm not supported by the key \(key)")
+        }
+        return spec
+    }
+
+    static func isSupported(_ key: SecKey, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm) -> Bool {
+        (try? spec(key, operation, algorithm)) != nil
+    }
+
+    private static func checkInputLength(_ spec: SecKeyAlgorithmSpec, _ input: Data) throws {
+        if let required = spec.requiredInputLength, input.count != required {
+            throw SecError.param("\(spec.algorithm.name): input is \(input.count) bytes, digest must be \(required) bytes")
+        }
+    }
+
+    static func sign(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ input: Data) throws -> Data {
+        let spec = try spec(key, .sign, algorithm)
+        guard case .signature(let scheme) = spec.kind else { throw SecError.param("\(algorithm.name): not a signature algorithm") }
+        try checkInputLength(spec, input)
+        if case .rsaRaw = scheme, input.count != key.key.blockSize {
+            throw SecError.param("\(algorithm.name): input must be \(key.key.blockSize) bytes (the modulus size), got \(input.count)")
+        }
+        do {
+            return try key.key.sign(input, scheme: scheme)
+        } catch {
+            throw translate(error, algorithm)
+        }
+    }
+
+    static func verify(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ input: Data, _ signature: Data) throws {
+        let spec = try spec(key, .verify, algorithm)
+        guard case .signature(let scheme) = spec.kind else { throw SecError.param("\(algorithm.name): not a signature algorithm") }
+        try checkInputLength(spec, input)
+        let valid: Bool
+        do {
+            valid = try key.key.verify(signature, for: input, scheme: scheme)
+        } catch where error.code == .invalidParameter {
+            // A signature of the wrong shape (e.g. RFC 4754 of the wrong length) is a failed verification.
+            valid = false
+        } catch {
+            throw translate(error, algorithm)
+        }
+        guard valid else {
+            let what = key.isRSA ? "RSA signature verification failed, no match" : "ECDSA signature verification failed"
+            throw SecError(errSecVerifyFailed, "\(algorithm.name): \(what)")
+        }
+    }
+
+    static func encrypt(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ plaintext: Data) throws -> Data {
+        let spec = try spec(key, .encrypt, algorithm)
+        switch spec.kind {
+        case .rsaEncryption(let padding):
+            let k = key.key.blockSize
+            var input = plaintext
+            switch padding {
+            case .none:
+                guard input.count <= k else { throw SecError.param("\(algorithm.name): plaintext is longer than the key's block size (\(k) bytes)") }
+                if input.count < k { input = Data(count: k - input.count) + input }
+            case .pkcs1:
+                guard input.count <= k - 11 else { throw SecError.param("\(algorithm.name): plaintext is \(input.count) bytes, at most \(k - 11) fit") }
+            case .oaep(let h):
+                let limit = k - 2 * h.outputSize - 2
+                guard input.count <= limit else { throw SecError.param("\(algorithm.name): plaintext is \(input.count) bytes, at most \(max(limit, 0)) fit") }
+            }
+            do {
+                return try key.key.encrypt(input, padding: padding)
+            } catch {
+                throw translate(error, algorithm)
+            }
+        case .ecies(let kdf, let variableIV):
+            return try SecKeyHybrid.eciesEncrypt(key, plaintext, kdf: kdf, variableIV: variableIV)
+        case .rsaHybrid(let h):
+            return try SecKeyHybrid.rsaEncrypt(key, plaintext, oaep: h)
+        default:
+            throw SecError.param("\(algorithm.name): not an encryption algorithm")
+        }
+    }
+
+    static func decrypt(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ ciphertext: Data) throws -> Data {
+        let spec = try spec(key, .decrypt, algorithm)
+        switch spec.kind {
+        case .rsaEncryption(let padding):
+            guard ciphertext.count == key.key.blockSize else {
+                throw SecError.param("\(algorithm.name): ciphertext must be \(key.key.blockSize) bytes, got \(ciphertext.count)")
+            }
+            do {
+                return try key.key.decrypt(ciphertext, padding: padding)
+            } catch {
+                throw SecError.param("\(algorithm.name): decryption failed")
+            }
+        case .ecies(let kdf, let variableIV):
+            return try SecKeyHybrid.eciesDecrypt(key, ciphertext, kdf: kdf, variableIV: variableIV)
+        case .rsaHybrid(let h):
+            return try SecKeyHybrid.rsaDecrypt(key, ciphertext, oaep: h)
+        default:
+            throw SecError.param("\(algorithm.name): not an encryption algorithm")
+        }
+    }
+
+    static func keyExchange(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ peer: SecKey, requestedSize: Int?, sharedInfo: Data?) throws -> Data {
+        let spec = try spec(key, .keyExchange, algorithm)
+        guard case .keyExchange(let kdf) = spec.kind else { throw SecError.param("\(algorithm.name): not a key exchange algorithm") }
+        guard peer.key.algorithm == key.key.algorithm else {
+            throw SecError.param("\(algorithm.name): the peer key is not a public key on the same curve")
+        }
+        let secret: Data
+        do {
+            secret = try key.key.deriveSharedSecret(with: peer.key.publicKey)
+        } catch {
+            throw SecError.param("\(algorithm.name): key exchange failed: \(error)")
+        }
+        guard let kdf else { return secret }
+        guard let size = requestedSize else {
+            throw SecError.param("\(algorithm.name): kSecKeyKeyExchangeParameterRequestedSize is missing")
+        }
+        guard size > 0 else { throw SecError.param("\(algorithm.name): requested size must be positive") }
+        do {
+            return try KDF.x963(sharedSecret: secret, sharedInfo: sharedInfo ?? Data(), keyLength: size, digest: kdf)
+        } catch {
+            throw SecError.param("\(algorithm.name): key derivation failed: \(error)")
+        }
+    }
+
+    /// Maps a crypto-layer failure during an operation to Apple's code for it (errSecParam for bad input).
+    static func translate(_ error: any Error, _ algorithm: SecKeyAlgorithm) -> SecError {
+        guard let error = error as? CryptoError else { return SecError(errSecInternal, "\(algorithm.name): \(error)") }
+        switch error.code {
+        case .internalError: return SecError(errSecInternal, "\(algorithm.name): \(error.reason)")
+        case .unsupportedAlgorithm: return SecError(errSecUnimplemented, "\(algorithm.name): \(error.reason)")
+        default: return SecError.param("\(algorithm.name): \(error.reason)")
+        }
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+
+/// A parsed `SecItem…` dictionary, validated with Apple's rules (reference §2.1).
+struct SecItemQuery {
+    enum MatchLimit: Equatable { case one, all, count(Int) }
+    enum Operation { case add, copyMatching, update, delete }
+
+    var itemClass: SecItemClass
+    /// Attribute constraints / values keyed by Apple's 4-character keys, normalized.
+    var attributes: [String: SecAttributeValue] = [:]
+    var matchLimit: MatchLimit = .one
+    var returnData = false
+    var returnAttributes = false
+    var returnRef = false
+    var returnPersistentRef = false
+    var valueData: Data?
+    var valueRef: AnyObject?
+    var valuePersistentRef: Data?
+    /// `kSecAttrSynchronizable` = `kSecAttrSynchronizableAny`: match synchronizable and local items.
+    var synchronizableAny = false
+    /// `kSecMatchItemList` (macOS): restrict to these refs / persistent refs.
+    var matchItemList: [AnyObject]?
+    /// `kSecUseKeychain` / `kSecMatchSearchList`: the keychains to use.
+    var keychains: [AnyObject]?
+    /// Other match options that are accepted (for source compatibility) and recorded.
+    var caseInsensitive = false
+    /// The raw dictionary, for options handled by callers (e.g. kSecPrivateKeyAttrs on key generation).
+    var raw: AttributeDictionary
+
+    var returnCount: Int { [returnData, returnAttributes, returnRef, returnPersistentRef].filter { $0 }.count }
+
+    /// Parses `dictionary` for `operation`. Throws Apple's errSecParam / errSecNoSuchClass / errSecNoSuchAttr.
+    init(_ dictionary: NSDictionary?, for operation: Operation) throws {
+        let dict = AttributeDictionary(dictionary)
+        guard !dict.hasNonStringKeys else { throw SecError.param("query keys must be strings") }
+        raw = dict
+
+        var persistentRef: Data?
+        if let value = dict[kSecValuePersistentRef] {
+            guard let data = AttributeDictionary.dataValue(value) else { throw SecError.param("kSecValuePersistentRef must be data") }
+            persistentRef = data
+        }
+        if let value = dict[kSecClass] {
+            guard AttributeDictionary.stringValue(value) != nil else { throw SecError.param("kSecClass must be a string") }
+            guard let c = SecItemClass(value: value) else {
+                throw SecError(errSecNoSuchClass, "kSecClass \(value) is not a keychain item class")
+            }
+            itemClass = c
+        } else if let ref = persistentRef, let c = SecPersistentRef.itemClass(of: ref) {
+            itemClass = c
+        } else if let ref = dict[kSecValueRef] as AnyObject?, let c = SecItemQuery.itemClass(ofRef: ref), operation == .add {
+            itemClass = c
+        } else {
+            throw SecError.param("the query has no kSecClass")
+        }
+        valuePersistentRef = persistentRef
+
+        for (key, value) in dict.values {
+            try apply(key: key, value: value, operation: operation)
+        }
+        try validate(operation)
+    }
+
+    /// The class a `kSecValueRef` object implies (used by SecItemAdd without kSecClass).
+    static func itemClass(ofRef ref: AnyObject) -> SecItemClass? {
+        if ref is SecKey { return .key }
+        return SecItemRefClassifier.itemClass(ofRef: ref)
+    }
+
+    private mutating func apply(key: String, value: Any, operation: Operation) throws {
+        switch key {
+        case kSecClass, kSecValuePersistentRef:
+            return
+        case kSecAttrSynchronizable:
+            if let s = AttributeDictionary.stringValue(value), s == kSecAttrSynchronizableAny as String {
+                synchronizableAny = true
+                return
+            }
+            guard let b = AttributeDictionary.boolValue(value) else { throw SecError.param("kSecAttrSynchronizable must be a boolean or kSecAttrSynchronizableAny") }
+            attributes["sync"] = .number(b ? 1 : 0)
+            return
+        case kSecUseDataProtectionKeychain, kSecAttrAccessControl, kSecAttrAccess:
+            // Accepted for source compatibility: there is one keychain kind and no biometric access control here.
+            return
+        case kSecAttrPersistentReference:
+            throw SecError(errSecNoSuchAttr, "kSecAttrPersistentReference is not a query attribute; use kSecValuePersistentRef")
+        default:
+            break
+        }
+        if key.utf8.count == 4 {
+            guard let spec = SecItemSchema.attribute(key, of: itemClass) else {
+                throw SecError(errSecNoSuchAttr, "attribute \(key) does not exist for class \(itemClass.rawValue)")
+            }
+            guard let normalized = SecAttributeValue(value, kind: spec.kind) else {
+                throw SecError.param("attribute \(key) has a value of the wrong type")
+            }
+            attributes[key] = normalized
+            return
+        }
+        switch key.first {
+        case "m": try applyMatch(key, value)
+        case "r": try applyReturn(key, value)
+        case "u": try applyUse(key, value)
+        case "v": try applyValue(key, value)
+        case "f": return
+        default: throw SecError.param("unknown query key \(key)")
+        }
+    }
+
+    private mutating func applyMatch(_ key: String, _ value: Any) throws {
+        switch key {
+        case kSecMatchLimit:
+            if let s = AttributeDictionary.stringValue(value) {
+                if s == kSecMatchLimitOne as String { matchLimit = .one } else if s == kSecMatchLimitAll as String { matchLimit = .all } else {
+                    throw SecError.param("kSecMatchLimit must be a number, kSecMatchLimitOne or kSecMatchLimitAll")
+                }
+            } else if let n = value as? NSNumber ?? (value as? Int).map({ NSNumber(value: $0) }), let i = Int(exactly: n.doubleValue), i > 0 {
+                matchLimit = i == 1 ? .one : .count(i)
+            } else {
+                throw SecError.param("kSecMatchLimit must be a number, kSecMatchLimitOne or kSecMatchLimitAll")
+            }
+        case kSecMatchCaseInsensitive, kSecMatchDiacriticInsensitive, kSecMatchWidthInsensitive:
+            // Apple's data-protection keychain accepts these and matches byte-exactly anyway.
+            guard let b = AttributeDictionary.boolValue(value) else { throw SecError.param("\(key) must be a boolean") }
+            if key == kSecMatchCaseInsensitive as String { caseInsensitive = b }
+        case kSecMatchItemList:
+            guard let list = SecItemQuery.array(value) else { throw SecError.param("kSecMatchItemList must be an array") }
+            matchItemList = list
+        case kSecMatchSearchList:
+            guard let list = SecItemQuery.array(value) else { throw SecError.param("kSecMatchSearchList must be an array") }
+            keychains = list
+        case kSecMatchIssuers, kSecMatchPolicy, kSecMatchValidOnDate,
+             kSecMatchTrustedOnly, kSecMatchEmailAddressIfPresent:
+            guard itemClass == .certificate || itemClass == .identity else {
+                throw SecError(errSecUnimplemented, "\(key) applies to certificates and identities only")
+            }
+            throw SecError(errSecUnimplemented, "\(key) is not supported yet")
+        case kSecMatchSubjectContains, kSecMatchSubjectStartsWith, kSecMatchSubjectEndsWith,
+             kSecMatchSubjectWholeString, kSecMatchHostOrSubdomainOfHost:
+            return  // ignored by Apple's data-protection keychain
+        default:
+            throw SecError.param("unknown match key \(key)")
+        }
+    }
+
+    private mutating func applyReturn(_ key: String, _ value: Any) throws {
+        guard let b = AttributeDictionary.boolValue(value), value is Bool || value is NSNumber else {
+            throw SecError.param("\(key) must be a boolean")
+        }
+        switch key {
+        case kSecReturnData: returnData = b
+        case kSecReturnAttributes: returnAttributes = b
+        case kSecReturnRef: returnRef = b
+        case kSecReturnPersistentRef: returnPersistentRef = b
+        default: throw SecError.param("unknown return key \(key)")
+        }
+    }
+
+    private mutating func applyUse(_ key: String, _ value: Any) throws {
+        switch key {
+        case kSecUseKeychain:
+            keychains = [value as AnyObject]
+        case kSecUseItemList:
+            guard let list = SecItemQuery.array(value) else { throw SecError.param("kSecUseItemList must be an array") }
+            matchItemList = list
+        case kSecUseOperationPrompt, kSecUseNoAuthenticationUI, kSecUseAuthenticationUI,
+             kSecUseAuthenticationContext:
+            return  // no interactive authentication on a headless Linux keychain
+        default:
+            throw SecError.param("unknown use key \(key)")
+        }
+    }
+
+    private mutating func applyValue(_ key: String, _ value: Any) throws {
+        switch key {
+        case kSecValueData:
+            guard let d = AttributeDictionary.dataValue(value) else { throw SecError.param("kSecValueData must be data") }
+            valueData = d
+        case kSecValueRef:
+            valueRef = value as AnyObject
+        default:
+            throw SecError.param("unknown value key \(key)")
+        }
+    }
+
+    private func validate(_ operation: Operation) throws {
+        switch operation {
+        case .update:
+            if returnCount > 0 || raw.contains(kSecReturnData) || raw.contains(kSecReturnAttributes)
+                || raw.contains(kSecReturnRef) || raw.contains(kSecReturnPersistentRef) {
+                throw SecError.param("SecItemUpdate: the query must not contain kSecReturn keys")
+            }
+            if raw.contains(kSecUseItemList) { throw SecError.param("SecItemUpdate: kSecUseItemList is not allowed") }
+        case .delete:
+            if raw.keys.contains(where: { $0.hasPrefix("m_") && $0 != kSecMatchSearchList as String && $0 != kSecMatchItemList as String }) {
+                throw SecError.param("SecItemDelete: match options (kSecMatch…) are not allowed; all matches are deleted")
+            }
+        case .add:
+            if itemClass == .identity, !(valueRef.map { SecItemRefClassifier.itemClass(ofRef: $0) == .identity } ?? false) {
+                throw SecError.param("SecItemAdd: an identity is added through kSecValueRef")
+            }
+        case .copyMatching:
+            break
+        }
+    }
+
+    private static func array(_ value: Any) -> [AnyObject]? {
+        if let a = value as? NSArray { return a.map { $0 as AnyObject } }
+        if let a = value as? [Any] { return a.map { $0 as AnyObject } }
+        return nil
+    }
+}

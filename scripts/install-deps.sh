@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the system packages OpenSecurity needs, when they are missing (Debian/Ubuntu).
+#   libssl-dev, libsqlite3-dev: the C libraries we link (OpenSSL 3, SQLite 3)
+#   openssl: the CLI, used as an interoperability peer by the tests
+#   default-jdk-headless: Java's keytool, a PKCS#12 peer for the tests
+set -euo pipefail
+
+needed=()
+for pkg in libssl-dev libsqlite3-dev openssl pkg-config; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || needed+=("$pkg")
+done
+if [ "${1:-}" = "--with-test-peers" ] && ! command -v keytool >/dev/null 2>&1; then
+    needed+=(default-jdk-headless)
+fi
+[ ${#needed[@]} -eq 0 ] && exit 0
+
+echo "Installing missing system packages: ${needed[*]}"
+sudo_cmd=()
+[ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${needed[@]}"
