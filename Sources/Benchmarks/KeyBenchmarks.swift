@@ -7,6 +7,7 @@ enum BenchSuites {
     static let all: [BenchSuite] = [
         BenchSuite(name: "seckey", rows: KeyBenchmarks.rows),
         BenchSuite(name: "symmetric", rows: SymmetricBenchmarks.rows),
+        BenchSuite(name: "crypto-layer", rows: CryptoLayerBenchmarks.rows),
     ]
 }
 

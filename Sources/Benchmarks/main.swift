@@ -9,8 +9,8 @@ var options = BenchOptions.parse(CommandLine.arguments.dropFirst())
 print("OpenSecurity benchmark — \(options.rounds) rounds × \(options.seconds) s per side, best round kept")
 print("")
 BenchTable.printHeader()
-for suite in BenchSuites.all where options.selects(suite.name) {
-    for row in suite.rows() where options.selects(row.name) || options.selects(suite.name) {
+for suite in BenchSuites.all {
+    for row in suite.rows() where options.selects(suite.name) || options.selects(row.name) {
         BenchTable.print(row.run(options))
     }
 }

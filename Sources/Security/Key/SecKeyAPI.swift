@@ -32,14 +32,14 @@ public func SecKeyIsAlgorithmSupported(_ key: SecKey, _ operation: SecKeyOperati
 /// Apple's `SecKeyCreateSignature`.
 public func SecKeyCreateSignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ dataToSign: CFData,
                                   _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
-    withCFError(error) { try SecKeyOperations.sign(key, algorithm, Data(referencing: dataToSign)) as NSData }
+    withCFError(error) { try SecKeyOperations.sign(key, algorithm, dataToSign.swiftData) as NSData }
 }
 
 /// Apple's `SecKeyVerifySignature`; a mismatch gives false and errSecVerifyFailed.
 public func SecKeyVerifySignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ signedData: CFData, _ signature: CFData,
                                   _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> Bool {
     withCFError(error) {
-        try SecKeyOperations.verify(key, algorithm, Data(referencing: signedData), Data(referencing: signature))
+        try SecKeyOperations.verify(key, algorithm, signedData.swiftData, signature.swiftData)
         return true
     } ?? false
 }
@@ -47,13 +47,13 @@ public func SecKeyVerifySignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _
 /// Apple's `SecKeyCreateEncryptedData`.
 public func SecKeyCreateEncryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ plaintext: CFData,
                                       _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
-    withCFError(error) { try SecKeyOperations.encrypt(key, algorithm, Data(referencing: plaintext)) as NSData }
+    withCFError(error) { try SecKeyOperations.encrypt(key, algorithm, plaintext.swiftData) as NSData }
 }
 
 /// Apple's `SecKeyCreateDecryptedData`.
 public func SecKeyCreateDecryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ ciphertext: CFData,
                                       _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
-    withCFError(error) { try SecKeyOperations.decrypt(key, algorithm, Data(referencing: ciphertext)) as NSData }
+    withCFError(error) { try SecKeyOperations.decrypt(key, algorithm, ciphertext.swiftData) as NSData }
 }
 
 /// Apple's `SecKeyCopyKeyExchangeResult`: ECDH, raw or through the X9.63 KDF
@@ -90,5 +90,5 @@ public func SecKeyGeneratePair(_ parameters: CFDictionary, _ publicKey: UnsafeMu
 /// `kSecAttrKeyType` and `kSecAttrKeyClass` are required.
 public func SecKeyCreateWithData(_ keyData: CFData, _ attributes: CFDictionary,
                                  _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecKey? {
-    withCFError(error) { try SecKeyGeneration.create(Data(referencing: keyData), AttributeDictionary(attributes)) }
+    withCFError(error) { try SecKeyGeneration.create(keyData.swiftData, AttributeDictionary(attributes)) }
 }
