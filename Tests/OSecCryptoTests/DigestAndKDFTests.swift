@@ -85,7 +85,7 @@ import Testing
 
     @Test func kdfLimits() {
         #expect(throws: CryptoError(.resourceLimit, "")) {
-            try KDF.pbkdf2(password: Data(), salt: Data(), iterations: KDF.maximumIterations + 1, keyLength: 16, digest: .sha256)
+            try KDF.pbkdf2(password: Data(), salt: Data(), iterations: KDF.maximumDirectIterations + 1, keyLength: 16, digest: .sha256)
         }
         #expect(throws: CryptoError(.invalidParameter, "")) {
             try KDF.pbkdf2(password: Data(), salt: Data(), iterations: 0, keyLength: 16, digest: .sha256)

@@ -4,10 +4,13 @@ internal import COpenSSLShims
 
 /// Key derivation functions.
 package enum KDF {
-    /// Largest iteration count accepted by the iterated KDFs. Attacker-supplied files (PKCS#12, encrypted
-    /// PKCS#8) choose the count, so without a cap one file could pin a CPU for hours; 10 million
-    /// PBKDF2-HMAC-SHA256 iterations take about 9 s here.
+    /// Largest iteration count accepted from a file (PKCS#12, encrypted PKCS#8, …). Attacker-supplied files
+    /// choose the count, so without a cap one file could pin a CPU for hours; 10 million
+    /// PBKDF2-HMAC-SHA256 iterations take about 9 s here. Parsers check this before calling a KDF.
     package static let maximumIterations = 10_000_000
+    /// Largest iteration count the KDF functions themselves accept (OpenSSL takes an `int`). Callers that
+    /// pass counts read from untrusted input must apply ``maximumIterations`` first.
+    package static let maximumDirectIterations = Int(Int32.max)
     /// Largest derived key length, in bytes.
     package static let maximumKeyLength = 1 << 20
     /// Largest scrypt memory use (128·r·(N + p + 2) bytes): 1 GiB.
@@ -119,8 +122,8 @@ package enum KDF {
 
     private static func checkIterations(_ iterations: Int) throws(CryptoError) {
         guard iterations >= 1 else { throw CryptoError(.invalidParameter, "iteration count must be at least 1") }
-        guard iterations <= maximumIterations else {
-            throw CryptoError(.resourceLimit, "iteration count above \(maximumIterations)")
+        guard iterations <= maximumDirectIterations else {
+            throw CryptoError(.resourceLimit, "iteration count above \(maximumDirectIterations)")
         }
     }
 
