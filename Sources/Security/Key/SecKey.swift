@@ -8,9 +8,12 @@ import OSecCrypto
 public final class SecKey: NSObject, @unchecked Sendable {
     // @unchecked: every stored property is immutable after init; the crypto handle is read-only.
     let key: AsymmetricKey
+    /// Where the key is stored, when it came from (or was added to) a keychain.
+    let keychainReference: SecItemReference?
 
-    init(_ key: AsymmetricKey) {
+    init(_ key: AsymmetricKey, keychainReference: SecItemReference? = nil) {
         self.key = key
+        self.keychainReference = keychainReference
     }
 
     /// Apple's `kSecAttrKeyType` value for this key: "42" (RSA) or "73" (EC).

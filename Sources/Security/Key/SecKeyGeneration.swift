@@ -41,9 +41,7 @@ enum SecKeyGeneration {
         } catch {
             throw SecError(errSecInternal, "key generation failed: \(error)")
         }
-        let privateKey = SecKey(key)
-        try SecKeyPersistence.storeIfPermanent(privateKey, parameters: parameters)
-        return privateKey
+        return try SecKeyPersistence.storeIfPermanent(SecKey(key), parameters: parameters)
     }
 
     static func create(_ data: Data, _ attributes: AttributeDictionary) throws -> SecKey {

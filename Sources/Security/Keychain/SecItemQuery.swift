@@ -1,4 +1,5 @@
 import Foundation
+import OSecKeychain
 
 /// A parsed `SecItem…` dictionary, validated with Apple's rules (reference §2.1).
 struct SecItemQuery {
@@ -7,7 +8,7 @@ struct SecItemQuery {
 
     var itemClass: SecItemClass
     /// Attribute constraints / values keyed by Apple's 4-character keys, normalized.
-    var attributes: [String: SecAttributeValue] = [:]
+    var attributes: [String: AttributeValue] = [:]
     var matchLimit: MatchLimit = .one
     var returnData = false
     var returnAttributes = false
@@ -77,7 +78,7 @@ struct SecItemQuery {
                 return
             }
             guard let b = AttributeDictionary.boolValue(value) else { throw SecError.param("kSecAttrSynchronizable must be a boolean or kSecAttrSynchronizableAny") }
-            attributes["sync"] = .number(b ? 1 : 0)
+            attributes["sync"] = .integer(b ? 1 : 0)
             return
         case kSecUseDataProtectionKeychain, kSecAttrAccessControl, kSecAttrAccess:
             // Accepted for source compatibility: there is one keychain kind and no biometric access control here.
@@ -88,10 +89,10 @@ struct SecItemQuery {
             break
         }
         if key.utf8.count == 4 {
-            guard let spec = SecItemSchema.attribute(key, of: itemClass) else {
+            guard let kind = SecItemSchema.kind(of: key, in: itemClass) else {
                 throw SecError(errSecNoSuchAttr, "attribute \(key) does not exist for class \(itemClass.rawValue)")
             }
-            guard let normalized = SecAttributeValue(value, kind: spec.kind) else {
+            guard let normalized = AttributeValue(caller: value, kind: kind) else {
                 throw SecError.param("attribute \(key) has a value of the wrong type")
             }
             attributes[key] = normalized

@@ -1,6 +1,8 @@
 import Foundation
+import OSecKeychain
 
-/// Apple's keychain item classes and their attributes (reference §1.1, Apple's data-protection schema).
+/// Apple's keychain item classes. Four are stored; the identity class is the join of a certificate and the
+/// private key whose `klbl` equals the certificate's `pkhh` (reference §3).
 enum SecItemClass: String, CaseIterable, Sendable {
     case genericPassword = "genp"
     case internetPassword = "inet"
@@ -13,89 +15,97 @@ enum SecItemClass: String, CaseIterable, Sendable {
         self = c
     }
 
-    /// The stored classes (identity is a join of certificate and key).
-    var isStored: Bool { self != .identity }
-}
-
-/// How Apple stores an attribute, which decides how values are normalized, compared and returned.
-enum SecAttributeKind: Sendable {
-    /// String or Data, kept as given; matched by bytes (String as UTF-8), case-sensitive.
-    case blob
-    /// A number (CFNumber, CFBoolean → 0/1, or a decimal string); a non-numeric string is kept as a string.
-    case number
-    /// A date.
-    case date
-    /// Binary data.
-    case data
-}
-
-/// One attribute of a class: its key, kind, and whether it is part of the class's uniqueness key.
-struct SecAttributeSpec: Sendable {
-    let key: String
-    let kind: SecAttributeKind
-    let isPrimaryKey: Bool
-    /// Set by the keychain itself; callers cannot set it on add or update.
-    let isReadOnly: Bool
-}
-
-enum SecItemSchema {
-    private static func spec(_ key: String, _ kind: SecAttributeKind, primary: Bool = false, readOnly: Bool = false) -> SecAttributeSpec {
-        SecAttributeSpec(key: key, kind: kind, isPrimaryKey: primary, isReadOnly: readOnly)
-    }
-
-    /// Attributes every stored class has.
-    private static let common: [SecAttributeSpec] = [
-        spec("cdat", .date, readOnly: true), spec("mdat", .date, readOnly: true),
-        spec("agrp", .blob, primary: true), spec("pdmn", .blob), spec("sync", .number, primary: true),
-        spec("sha1", .data, readOnly: true), spec("vwht", .blob, primary: true), spec("tkid", .blob, primary: true),
-    ]
-
-    private static let passwordCommon: [SecAttributeSpec] = [
-        spec("desc", .blob), spec("icmt", .blob), spec("labl", .blob), spec("alis", .blob), spec("prot", .blob),
-        spec("crtr", .number), spec("type", .number), spec("scrp", .number), spec("invi", .number),
-        spec("nega", .number), spec("cusi", .number),
-    ]
-
-    static let attributes: [SecItemClass: [String: SecAttributeSpec]] = {
-        func table(_ specs: [SecAttributeSpec]) -> [String: SecAttributeSpec] {
-            Dictionary((common + specs).map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+    /// The storage engine's class (nil for the identity join).
+    var storeClass: ItemClass? {
+        switch self {
+        case .genericPassword: return .genericPassword
+        case .internetPassword: return .internetPassword
+        case .certificate: return .certificate
+        case .key: return .key
+        case .identity: return nil
         }
-        let genp = table(passwordCommon + [spec("gena", .blob), spec("acct", .blob, primary: true), spec("svce", .blob, primary: true)])
-        let inet = table(passwordCommon + [
-            spec("acct", .blob, primary: true), spec("sdmn", .blob, primary: true), spec("srvr", .blob, primary: true),
-            spec("ptcl", .number, primary: true), spec("atyp", .blob, primary: true), spec("port", .number, primary: true),
-            spec("path", .blob, primary: true),
-        ])
-        let cert = table([
-            spec("ctyp", .number, primary: true), spec("cenc", .number), spec("labl", .blob), spec("alis", .blob),
-            spec("subj", .data), spec("issr", .data, primary: true), spec("slnr", .data, primary: true), spec("skid", .data),
-            spec("pkhh", .data),
-        ])
-        let keyFlags = ["perm", "priv", "modi", "sens", "asen", "extr", "next", "encr", "decr", "drve", "sign", "vrfy",
-                        "snrc", "vyrc", "wrap", "unwp"].map { spec($0, .number) }
-        let keys = table(keyFlags + [
-            spec("kcls", .number, primary: true), spec("labl", .blob), spec("alis", .blob), spec("klbl", .data, primary: true),
-            spec("atag", .blob, primary: true), spec("crtr", .number, primary: true), spec("type", .number, primary: true),
-            spec("bsiz", .number, primary: true), spec("esiz", .number, primary: true), spec("sdat", .date, primary: true),
-            spec("edat", .date, primary: true),
-        ])
-        // Identity queries may use certificate and key attributes (the certificate's shadow the key's).
-        var idnt = keys
-        for (k, v) in cert where idnt[k] == nil || ["labl", "issr", "slnr", "skid"].contains(k) { idnt[k] = v }
-        return [.genericPassword: genp, .internetPassword: inet, .certificate: cert, .key: keys, .identity: idnt]
-    }()
-
-    static func attribute(_ key: String, of itemClass: SecItemClass) -> SecAttributeSpec? {
-        attributes[itemClass]?[key]
     }
 
-    /// Apple's default for an omitted primary-key attribute ("" / empty for blobs and data, 0 for numbers).
-    static func defaultValue(for spec: SecAttributeSpec) -> SecAttributeValue {
-        switch spec.kind {
-        case .blob: return .data(Data())
-        case .data: return .data(Data())
-        case .number: return .number(0)
-        case .date: return .date(Date(timeIntervalSinceReferenceDate: 0))
+    init(_ storeClass: ItemClass) {
+        self = SecItemClass(rawValue: storeClass.code) ?? .genericPassword
+    }
+}
+
+/// Which attribute keys a class accepts and how their values are stored. The per-class attribute lists
+/// live in the storage engine (`ItemClass`); the facade adds the fields the engine keeps separately.
+enum SecItemSchema {
+    /// Attributes every stored class has that the engine keeps as dedicated fields.
+    static let engineFields: [String: AttributeDescriptor.Kind] = [
+        "agrp": .bytes, "pdmn": .bytes, "sync": .number, "cdat": .date, "mdat": .date,
+    ]
+
+    /// Certificate attributes that an identity query may use (they shadow the key's).
+    static let identityCertificateAttributes: Set<String> = ["labl", "issr", "slnr", "skid", "subj", "pkhh", "ctyp", "cenc", "alis"]
+
+    /// How `key` is stored for `itemClass`, or nil when the class has no such attribute (errSecNoSuchAttr).
+    static func kind(of key: String, in itemClass: SecItemClass) -> AttributeDescriptor.Kind? {
+        if let kind = engineFields[key] { return kind }
+        switch itemClass {
+        case .identity:
+            if identityCertificateAttributes.contains(key) { return ItemClass.certificate.descriptor(for: key)?.kind }
+            return ItemClass.key.descriptor(for: key)?.kind
+        default:
+            return itemClass.storeClass?.descriptor(for: key)?.kind
+        }
+    }
+}
+
+extension AttributeValue {
+    /// Normalizes a caller's value for an attribute stored as `kind`; nil when the value has the wrong type.
+    /// Numbers accept CFNumber, CFBoolean (0/1) and decimal strings; a non-numeric string in a number
+    /// attribute stays a string (e.g. `ptcl` = "htps"), as in Apple's keychain.
+    init?(caller raw: Any, kind: AttributeDescriptor.Kind) {
+        switch kind {
+        case .bytes:
+            if let s = AttributeDictionary.stringValue(raw) { self = .string(s); return }
+            if let d = AttributeDictionary.dataValue(raw) { self = .data(d); return }
+            if let n = raw as? NSNumber { self = .string(n.stringValue); return }
+            return nil
+        case .number:
+            if let s = AttributeDictionary.stringValue(raw) {
+                if let i = Int64(s) { self = .integer(i) } else { self = .string(s) }
+                return
+            }
+            guard let i = AttributeDictionary.intValue(raw), let v = Int64(exactly: i) else { return nil }
+            self = .integer(v)
+        case .date:
+            if let d = raw as? Date { self = .date(d); return }
+            if let d = raw as? NSDate { self = .date(d as Date); return }
+            return nil
+        }
+    }
+
+    /// The value Apple returns in attribute dictionaries (numbers as NSNumber).
+    var foundationValue: Any {
+        switch self {
+        case .string(let s): return s
+        case .data(let d): return d
+        case .integer(let n): return NSNumber(value: n)
+        case .double(let d): return NSNumber(value: d)
+        case .date(let d): return d
+        }
+    }
+
+    var stringValue: String? {
+        switch self {
+        case .string(let s): return s
+        case .data(let d): return String(data: d, encoding: .utf8)
+        case .integer(let n): return String(n)
+        default: return nil
+        }
+    }
+
+    var integerValue: Int64? {
+        switch self {
+        case .integer(let n): return n
+        case .string(let s): return Int64(s)
+        case .double(let d): return Int64(exactly: d)
+        default: return nil
         }
     }
 }

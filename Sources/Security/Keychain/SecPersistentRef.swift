@@ -1,23 +1,30 @@
 import Foundation
+import OSecKeychain
 
-/// Apple's persistent reference layout: 4 ASCII class bytes followed by the item's 16-byte UUID (20 bytes).
-/// Opaque to callers, stable for the item's life, valid in any process.
+/// Apple's persistent references: 4 ASCII class bytes followed by the item's 16-byte UUID (20 bytes).
+/// Stored classes use the engine's `PersistentRef`; an identity's reference is `idnt` + its certificate's UUID.
 enum SecPersistentRef {
-    static let uuidLength = 16
+    static let identityCode = Data("idnt".utf8)
 
-    static func make(_ itemClass: SecItemClass, uuid: Data) -> Data {
-        Data(itemClass.rawValue.utf8) + uuid
-    }
-
+    /// The class a reference names, or nil when it is malformed.
     static func itemClass(of ref: Data) -> SecItemClass? {
-        guard ref.count == 4 + uuidLength else { return nil }
+        guard ref.count == 4 + PersistentRef.uuidLength else { return nil }
         return SecItemClass(rawValue: String(decoding: ref.prefix(4), as: UTF8.self))
     }
 
-    /// Splits a reference into class and UUID; malformed → errSecParam (Apple's code).
-    static func parse(_ ref: Data) throws -> (SecItemClass, Data) {
-        guard let c = itemClass(of: ref) else { throw SecError.param("malformed persistent reference") }
-        return (c, Data(ref.suffix(uuidLength)))
+    /// The stored item a reference points to (for identities: the certificate row).
+    static func storeRef(_ ref: Data) throws -> PersistentRef {
+        var bytes = Data(ref)
+        if bytes.prefix(4) == identityCode { bytes.replaceSubrange(0..<4, with: Data("cert".utf8)) }
+        do {
+            return try PersistentRef(data: bytes)
+        } catch {
+            throw SecError.param("malformed persistent reference")
+        }
+    }
+
+    static func identityRef(certificate: PersistentRef) -> Data {
+        identityCode + certificate.uuid
     }
 }
 

@@ -1,0 +1,38 @@
+import Foundation
+import OSecCrypto
+
+/// The device key: 32 random bytes in `<keychain>.devkey` (mode 0600) that wrap the class D key, and the
+/// master key of a keychain without a password.
+///
+/// Format: `"OSECDK01"` (8 bytes) ‖ keychain id (16) ‖ key (32). The keychain id ties the file to its
+/// database, so a key file from another keychain is rejected instead of producing decryption failures.
+enum DeviceKeyFile {
+    static let magic = Data("OSECDK01".utf8)
+    static let keyLength = 32
+    static let fileLength = 8 + 16 + keyLength
+
+    /// Writes the device key durably (atomic rename, fsync).
+    static func write(_ key: KeyMaterial, keychainID: Data, files: KeychainFiles) throws(KeychainStoreError) {
+        var contents = magic
+        contents.append(keychainID)
+        contents.append(key.bytes)
+        defer { contents.resetBytes(in: 0..<contents.count) }
+        try KeychainFiles.writeDurably(contents, to: files.deviceKey)
+    }
+
+    /// Reads and checks the device key of the keychain `keychainID`.
+    static func read(keychainID: Data, files: KeychainFiles) throws(KeychainStoreError) -> KeyMaterial {
+        let contents: Data
+        do {
+            contents = try Data(contentsOf: URL(fileURLWithPath: files.deviceKey))
+        } catch {
+            throw KeychainStoreError(.invalidKeychain, "the device key file \(files.deviceKey) is missing or unreadable",
+                                     underlying: error)
+        }
+        guard contents.count == fileLength, contents.prefix(8) == magic,
+              contents.dropFirst(8).prefix(16) == keychainID else {
+            throw KeychainStoreError(.invalidKeychain, "the device key file does not belong to this keychain")
+        }
+        return KeyMaterial(Data(contents.suffix(keyLength)))
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import OSecSQLite
+
+/// SQL text and value conversion for item rows. Statement texts depend only on the class and on *which*
+/// conditions are present (never on values), so the connection's statement cache serves repeated queries.
+///
+/// `bytes` attributes are compared and stored through `CAST(? AS BLOB)`, so a string can be bound as
+/// TEXT (no copy into `Data`) and still compares byte-exactly with BLOB values.
+enum ItemSQL {
+    /// Engine columns selected before the attribute columns, in this order.
+    static let engineColumns = ["id", "persistref", "agrp", "pdmn", "sync", "cdat", "mdat", "strs", "secret"]
+    static let firstAttributeColumn: Int32 = 9
+
+    /// Per-class SQL, indexed by ``ItemClass/ordinal``.
+    private struct ClassSQL {
+        let selectAll: String
+        let selectEngine: String
+        let insert: String
+        /// `"key" = ?` or `"key" = CAST(? AS BLOB)` per attribute index.
+        let conditions: [String]
+    }
+
+    private static let perClass: [ClassSQL] = ItemClass.all.map { c in
+        let attributeColumns = c.attributes.map { "\"\($0.key)\"" }
+        let placeholders = c.attributes.map(placeholder(for:))
+        let insertColumns = ["persistref", "agrp", "pdmn", "sync", "cdat", "mdat", "strs", "secret"] + attributeColumns
+        let insertValues = Array(repeating: "?", count: 8) + placeholders
+        // `SELECT *` reads the columns in table order, which is engineColumns + attributes (see
+        // KeychainSchema.createTable; migrations only append). It keeps the SQL text short, which matters
+        // because the statement cache hashes it on every lookup.
+        return ClassSQL(
+            selectAll: "SELECT * FROM \"\(c.code)\"",
+            selectEngine: "SELECT \(engineColumns.joined(separator: ", ")) FROM \"\(c.code)\"",
+            insert: "INSERT INTO \"\(c.code)\" (\(insertColumns.joined(separator: ", "))) VALUES (\(insertValues.joined(separator: ", ")))",
+            conditions: zip(attributeColumns, placeholders).map { "\($0) = \($1)" })
+    }
+
+    /// The parameter placeholder for an attribute's column.
+    static func placeholder(for descriptor: AttributeDescriptor) -> String {
+        descriptor.kind == .bytes ? "CAST(? AS BLOB)" : "?"
+    }
+
+    /// `SELECT <engine columns>[, <attribute columns>] FROM <class table>`.
+    static func selectPrefix(_ itemClass: ItemClass, withAttributes: Bool) -> String {
+        withAttributes ? perClass[itemClass.ordinal].selectAll : perClass[itemClass.ordinal].selectEngine
+    }
+
+    /// The INSERT of every column of the class.
+    static func insert(_ itemClass: ItemClass) -> String { perClass[itemClass.ordinal].insert }
+
+    // MARK: Values
+
+    /// Converts an attribute value to its column value; `isString` tells whether a `bytes` attribute was a string.
+    static func columnValue(_ value: AttributeValue, for descriptor: AttributeDescriptor)
+        throws(KeychainStoreError) -> (value: SQLiteValue, isString: Bool) {
+        switch (descriptor.kind, value) {
+        case (.bytes, .string(let s)): return (.text(s), true)  // CAST(? AS BLOB) in the SQL
+        case (.bytes, .data(let d)): return (.blob(d), false)
+        case (.number, .integer(let i)): return (.integer(i), false)
+        case (.number, .double(let d)): return (.real(d), false)
+        case (.number, .string(let s)): return (.text(s), false)
+        case (.date, .date(let d)): return (.real(d.timeIntervalSinceReferenceDate), false)
+        default:
+            throw KeychainStoreError(.param, "wrong value type for attribute \(descriptor.key)")
+        }
+    }
+
+    /// The value stored for an omitted primary-key attribute.
+    static func defaultValue(for descriptor: AttributeDescriptor) -> SQLiteValue {
+        switch descriptor.kind {
+        case .bytes: .blob(Data())
+        case .number: .integer(0)
+        case .date: .real(0)
+        }
+    }
+
+    /// The attribute value an omitted primary-key attribute reads back as.
+    static func defaultAttribute(for descriptor: AttributeDescriptor) -> AttributeValue {
+        switch descriptor.kind {
+        case .bytes: .data(Data())
+        case .number: .integer(0)
+        case .date: .date(Date(timeIntervalSinceReferenceDate: 0))
+        }
+    }
+
+    /// Validates `attributes` against the class; returns them with their attribute index, in index order.
+    static func validated(_ attributes: [String: AttributeValue], of itemClass: ItemClass)
+        throws(KeychainStoreError) -> [(index: Int, descriptor: AttributeDescriptor, value: AttributeValue)] {
+        var result: [(index: Int, descriptor: AttributeDescriptor, value: AttributeValue)] = []
+        result.reserveCapacity(attributes.count)
+        for (key, value) in attributes {
+            guard let index = itemClass.index(of: key) else {
+                throw KeychainStoreError(.noSuchAttribute, "class \(itemClass.code) has no attribute \(key)")
+            }
+            result.append((index, itemClass.attributes[index], value))
+        }
+        if result.count > 1 { result.sort { $0.index < $1.index } }
+        return result
+    }
+
+    // MARK: WHERE clauses
+
+    /// The WHERE clause (with leading space, or empty) and its bindings for `query`.
+    static func whereClause(_ query: ItemQuery) throws(KeychainStoreError) -> (sql: String, bindings: [SQLiteValue]) {
+        let conditions = perClass[query.itemClass.ordinal].conditions
+        var sql = ""
+        sql.reserveCapacity(160)
+        var bindings: [SQLiteValue] = []
+        bindings.reserveCapacity(query.attributes.count + 2)
+        func add(_ condition: String) {
+            sql += sql.isEmpty ? " WHERE " : " AND "
+            sql += condition
+        }
+        for (index, descriptor, value) in try validated(query.attributes, of: query.itemClass) {
+            add(conditions[index])
+            bindings.append(try columnValue(value, for: descriptor).value)
+        }
+        if let groups = query.accessGroups {
+            add(groups.isEmpty ? "0" : "agrp IN (\(placeholders(groups.count)))")
+            bindings.append(contentsOf: groups.map(SQLiteValue.text))
+        }
+        if let accessibility = query.accessibility {
+            add("pdmn = ?")
+            bindings.append(.text(accessibility.rawValue))
+        }
+        if let sync = query.isSynchronizable {
+            add("sync = ?")
+            bindings.append(.integer(sync ? 1 : 0))
+        }
+        if let refs = query.persistentRefs {
+            guard refs.allSatisfy({ $0.itemClass == query.itemClass }) else {
+                throw KeychainStoreError(.param, "persistent ref of another class in a \(query.itemClass.code) query")
+            }
+            add(refs.isEmpty ? "0" : "persistref IN (\(placeholders(refs.count)))")
+            bindings.append(contentsOf: refs.map { SQLiteValue.blob($0.uuid) })
+        }
+        if let rowIDs = query.rowIDs {
+            add(rowIDs.isEmpty ? "0" : "id IN (\(placeholders(rowIDs.count)))")
+            bindings.append(contentsOf: rowIDs.map(SQLiteValue.integer))
+        }
+        return (sql, bindings)
+    }
+
+    private static func placeholders(_ count: Int) -> String {
+        count == 1 ? "?" : Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+
+    // MARK: Rows
+
+    /// Decodes the current row of a statement built from ``selectPrefix(_:withAttributes:)``.
+    /// Hot path of every find: reads columns with their storage class directly, allocation-light.
+    static func decodeRow(_ row: Statement, itemClass: ItemClass, keyRing: KeyRing,
+                          withAttributes: Bool) throws(KeychainStoreError) -> KeychainItem {
+        guard let uuid = row.data(at: 1), uuid.count == PersistentRef.uuidLength,
+              let agrp = row.string(at: 2), let pdmnText = row.string(at: 3),
+              let accessibility = Accessibility(rawValue: pdmnText) else {
+            throw KeychainStoreError(.invalidKeychain, "malformed \(itemClass.code) row")
+        }
+        var attributes: [String: AttributeValue] = [:]
+        if withAttributes {
+            attributes.reserveCapacity(12)
+            let stringMask = UInt64(bitPattern: row.int64(at: 7))
+            var column = firstAttributeColumn
+            var bit: UInt64 = 1
+            for descriptor in itemClass.attributes {
+                defer {
+                    column += 1
+                    bit &<<= 1
+                }
+                let value: AttributeValue
+                switch row.columnType(at: column) {
+                case .null:
+                    continue
+                case .blob:
+                    if stringMask & bit != 0 {
+                        value = .string(row.string(at: column) ?? "")
+                    } else {
+                        value = .data(row.data(at: column) ?? Data())
+                    }
+                case .integer:
+                    let number = row.int64(at: column)
+                    value = descriptor.kind == .date ? .date(Date(timeIntervalSinceReferenceDate: Double(number))) : .integer(number)
+                case .real:
+                    let number = row.double(at: column)
+                    value = descriptor.kind == .date ? .date(Date(timeIntervalSinceReferenceDate: number)) : .double(number)
+                case .text:
+                    let text = row.string(at: column) ?? ""
+                    value = descriptor.kind == .bytes && stringMask & bit == 0 ? .data(Data(text.utf8)) : .string(text)
+                }
+                attributes[descriptor.key] = value
+            }
+        }
+        let secret = row.data(at: 8).map {
+            SealedSecret(blob: $0, binding: SecretBinding(itemClass: itemClass, uuid: uuid,
+                                                          protectionClass: accessibility.protectionClass),
+                         keyRing: keyRing)
+        }
+        return KeychainItem(
+            itemClass: itemClass, rowID: row.int64(at: 0),
+            persistentRef: PersistentRef(itemClass: itemClass, validatedUUID: uuid), attributes: attributes,
+            accessGroup: agrp, accessibility: accessibility, isSynchronizable: row.int64(at: 4) != 0,
+            creationDate: Date(timeIntervalSinceReferenceDate: row.double(at: 5)),
+            modificationDate: Date(timeIntervalSinceReferenceDate: row.double(at: 6)),
+            secret: secret)
+    }
+}

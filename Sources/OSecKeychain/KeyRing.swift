@@ -1,0 +1,107 @@
+import Foundation
+import OSecCrypto
+
+/// The keys of one open keychain held in memory: the master key and the protection-class keys.
+///
+/// - The master key and the class A key are present only while unlocked; ``lock()`` wipes them.
+/// - The class C key stays after the first unlock (AfterFirstUnlock semantics, per process).
+/// - The class D key is wrapped by the device key and installed at open time, so Always items are
+///   readable without a password.
+final class KeyRing: @unchecked Sendable {  // sendable: mutable state guarded by `lock`
+    /// The keychain's random 16-byte id, bound into every associated data.
+    let keychainID: Data
+    private let lock = NSLock()
+    private var master: KeyMaterial?
+    private var classKeys: [ProtectionClass: KeyMaterial] = [:]
+    private var everUnlocked = false
+
+    init(keychainID: Data) {
+        self.keychainID = keychainID
+    }
+
+    /// Installs the class D key (available without a password).
+    func installAlwaysKey(_ key: KeyMaterial) {
+        lock.lock()
+        defer { lock.unlock() }
+        classKeys[.always] = key
+    }
+
+    /// Installs the master key and the class keys it unwrapped: the keychain is unlocked.
+    func unlock(master: KeyMaterial, whenUnlocked: KeyMaterial, afterFirstUnlock: KeyMaterial) {
+        lock.lock()
+        defer { lock.unlock() }
+        self.master?.wipe()
+        self.master = master
+        classKeys[.whenUnlocked]?.wipe()
+        classKeys[.whenUnlocked] = whenUnlocked
+        if let old = classKeys[.afterFirstUnlock], old !== afterFirstUnlock { old.wipe() }
+        classKeys[.afterFirstUnlock] = afterFirstUnlock
+        everUnlocked = true
+    }
+
+    /// Wipes the master key and the class A key; the class C and D keys stay.
+    func lockKeys() {
+        lock.lock()
+        defer { lock.unlock() }
+        master?.wipe()
+        master = nil
+        classKeys[.whenUnlocked]?.wipe()
+        classKeys[.whenUnlocked] = nil
+    }
+
+    /// `true` while the master key is in memory.
+    var isUnlocked: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return master != nil
+    }
+
+    /// `true` once the keychain was unlocked in this process.
+    var hasBeenUnlocked: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return everUnlocked
+    }
+
+    /// The master key bytes, or `interactionNotAllowed` while locked.
+    func masterKey() throws(KeychainStoreError) -> Data {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let master else { throw KeychainStoreError(.interactionNotAllowed, "the keychain is locked") }
+        return master.bytes
+    }
+
+    private func classKey(_ protectionClass: ProtectionClass) throws(KeychainStoreError) -> Data {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let key = classKeys[protectionClass] else {
+            throw KeychainStoreError(.interactionNotAllowed,
+                                     "the keychain is locked (protection class \(protectionClass.rawValue))")
+        }
+        return key.bytes
+    }
+
+    /// Seals an item secret under its protection class key, bound to its row.
+    func sealSecret(_ secret: Data, binding: SecretBinding) throws(KeychainStoreError) -> Data {
+        let key = try classKey(binding.protectionClass)
+        return try AEADBox.seal(secret, key: key, aad: binding.associatedData(keychainID: keychainID))
+    }
+
+    /// Opens an item secret; a blob that does not belong to the row throws `integrityCheckFailed`.
+    func openSecret(_ blob: Data, binding: SecretBinding) throws(KeychainStoreError) -> Data {
+        let key = try classKey(binding.protectionClass)
+        return try AEADBox.open(blob, key: key, aad: binding.associatedData(keychainID: keychainID),
+                                failure: .integrityCheckFailed)
+    }
+
+    /// Associated data for wrapping a key of the given purpose (`"master/password"`, `"class/A"`, …).
+    func wrapAAD(_ purpose: String) -> Data {
+        KeyRing.wrapAAD(purpose, keychainID: keychainID)
+    }
+
+    static func wrapAAD(_ purpose: String, keychainID: Data) -> Data {
+        var aad = Data("OSecKeychain.key.v1|\(purpose)|".utf8)
+        aad.append(keychainID)
+        return aad
+    }
+}

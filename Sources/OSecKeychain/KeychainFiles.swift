@@ -1,0 +1,139 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The files that make up one keychain, and the file-system chores around them.
+///
+/// `<path>` (SQLite database), `<path>-wal`, `<path>-shm` (SQLite WAL mode), `<path>-journal` (only if
+/// SQLite ever falls back to a rollback journal) and `<path>.devkey` (the device key). Files are mode
+/// 0600, directories the engine creates are mode 0700.
+package struct KeychainFiles: Sendable {
+    /// The database path.
+    package let database: String
+
+    package init(database: String) {
+        self.database = database
+    }
+
+    package var wal: String { database + "-wal" }
+    package var sharedMemory: String { database + "-shm" }
+    package var journal: String { database + "-journal" }
+    package var deviceKey: String { database + ".devkey" }
+    /// Every file that may belong to the keychain.
+    package var all: [String] { [database, wal, sharedMemory, journal, deviceKey] }
+
+    /// Environment variable that overrides the default keychain path.
+    package static let pathVariable = "OPENSECURITY_KEYCHAIN"
+
+    /// `$OPENSECURITY_KEYCHAIN`, else `$XDG_DATA_HOME/opensecurity/keychains/login.keychain-db`, else
+    /// `$HOME/.local/share/opensecurity/keychains/login.keychain-db`.
+    package static func defaultPath(environment: [String: String]) throws(KeychainStoreError) -> String {
+        if let override = environment[pathVariable], !override.isEmpty { return override }
+        let dataHome: String
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {  // XDG: relative values are ignored
+            dataHome = xdg
+        } else if let home = environment["HOME"], !home.isEmpty {
+            dataHome = home + "/.local/share"
+        } else {
+            throw KeychainStoreError(.noSuchKeychain, "neither XDG_DATA_HOME nor HOME is set")
+        }
+        return dataHome + "/opensecurity/keychains/login.keychain-db"
+    }
+
+    var exists: Bool { FileManager.default.fileExists(atPath: database) }
+
+    /// Creates missing parent directories with mode 0700 (existing ones are left alone).
+    func createParentDirectories() throws(KeychainStoreError) {
+        let parent = (database as NSString).deletingLastPathComponent
+        guard !parent.isEmpty else { return }
+        var missing: [String] = []
+        var current = parent
+        while !current.isEmpty, current != "/", !FileManager.default.fileExists(atPath: current) {
+            missing.append(current)
+            current = (current as NSString).deletingLastPathComponent
+        }
+        for directory in missing.reversed() {
+            if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+                throw KeychainFiles.posixError("cannot create directory \(directory)")
+            }
+            _ = chmod(directory, 0o700)  // umask may have removed bits; never add more than 0700
+        }
+    }
+
+    /// Creates the database file with mode 0600 before SQLite opens it (SQLite gives the -wal and -shm
+    /// files the database's mode). Returns `false` when `exclusive` and the file already exists.
+    func createDatabaseFile(exclusive: Bool) throws(KeychainStoreError) -> Bool {
+        var flags = O_CREAT | O_RDWR | O_CLOEXEC
+        if exclusive { flags |= O_EXCL }
+        let fd = open(database, flags, 0o600)
+        if fd < 0 {
+            if exclusive && errno == EEXIST { return false }
+            throw KeychainFiles.posixError("cannot create \(database)")
+        }
+        _ = fchmod(fd, 0o600)
+        close(fd)
+        return true
+    }
+
+    /// Sets mode 0600 on every keychain file that exists (a safety net after SQLite created -wal/-shm).
+    func restrictPermissions() {
+        for file in all where FileManager.default.fileExists(atPath: file) {
+            _ = chmod(file, 0o600)
+        }
+    }
+
+    /// Removes every keychain file; `noSuchKeychain` when the database does not exist.
+    func removeAll() throws(KeychainStoreError) {
+        guard exists else { throw KeychainStoreError(.noSuchKeychain, "no keychain at \(database)") }
+        for file in all where FileManager.default.fileExists(atPath: file) || isDanglingLink(file) {
+            if unlink(file) != 0 && errno != ENOENT {
+                throw KeychainFiles.posixError("cannot remove \(file)")
+            }
+        }
+    }
+
+    private func isDanglingLink(_ path: String) -> Bool {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
+    }
+
+    /// Writes `contents` to `path` atomically and durably with mode 0600: temporary file, fsync, rename,
+    /// fsync of the directory.
+    static func writeDurably(_ contents: Data, to path: String) throws(KeychainStoreError) {
+        let temporary = path + ".tmp-\(UUID().uuidString)"
+        let fd = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw posixError("cannot create \(temporary)") }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        do {
+            try handle.write(contentsOf: contents)
+            try handle.synchronize()
+            try handle.close()
+        } catch {
+            unlink(temporary)
+            throw KeychainStoreError(.io, "cannot write \(temporary)", underlying: error)
+        }
+        guard rename(temporary, path) == 0 else {
+            let failure = posixError("cannot rename \(temporary)")
+            unlink(temporary)
+            throw failure
+        }
+        syncDirectory(of: path)
+    }
+
+    /// fsyncs the directory containing `path`, so a newly created or renamed entry survives power loss.
+    static func syncDirectory(of path: String) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
+    }
+
+    static func posixError(_ what: String) -> KeychainStoreError {
+        let code = errno
+        let text = String(cString: strerror(code))
+        return KeychainStoreError(code == ENOENT ? .noSuchKeychain : .io, "\(what): \(text) (errno \(code))")
+    }
+}

@@ -1,0 +1,374 @@
+import Foundation
+import OSecSQLite
+
+/// One open keychain: a SQLite database in WAL mode plus its device-key file, and the keys this process
+/// holds in memory.
+///
+/// ## Files and keys
+/// See `docs/design/keychain-store.md`. A random 256-bit master key wraps the class keys A
+/// (WhenUnlocked) and C (AfterFirstUnlock); the device key (`<path>.devkey`, mode 0600) wraps the class D
+/// (Always) key. The master key itself is wrapped by an scrypt-derived key from the password, or, for a
+/// keychain without password, by the device key. Secrets are sealed with AES-256-GCM under their class key,
+/// bound to (keychain id, class, persistent-ref UUID, protection class).
+///
+/// ## Concurrency
+/// One instance may be used from any thread: the connection serializes statements with its lock and
+/// every write is one `BEGIN IMMEDIATE` transaction. Several instances and processes may open the same
+/// file; they wait for each other up to the busy timeout. Commits use `synchronous=FULL`, so an add that
+/// returned survives SIGKILL and power loss.
+package final class KeychainStore: @unchecked Sendable {  // sendable: Database and KeyRing are internally locked
+    /// The keychain's files.
+    package let files: KeychainFiles
+    /// The database path.
+    package var path: String { files.database }
+
+    let db: Database
+    let keyRing: KeyRing
+    private let deviceKey: KeyMaterial
+
+    /// How long operations wait for other connections' write locks.
+    package static let busyTimeout: Duration = .seconds(10)
+
+    private init(db: Database, files: KeychainFiles) throws(KeychainStoreError) {
+        self.db = db
+        self.files = files
+        let meta = try KeychainStore.mapErrors { try KeychainMeta.read(db) }
+        let wrappedClassKeys = try KeychainStore.mapErrors { try KeychainMeta.readClassKeys(db) }
+        deviceKey = try DeviceKeyFile.read(keychainID: meta.keychainID, files: files)
+        keyRing = KeyRing(keychainID: meta.keychainID)
+        let always = try AEADBox.open(wrappedClassKeys[.always] ?? Data(), key: deviceKey.bytes,
+                                      aad: keyRing.wrapAAD("class/D"), failure: .invalidKeychain)
+        keyRing.installAlwaysKey(KeyMaterial(always))
+        if meta.protection == .device {
+            let master = try AEADBox.open(meta.wrappedMaster, key: deviceKey.bytes,
+                                          aad: keyRing.wrapAAD("master/device"), failure: .invalidKeychain)
+            try installMaster(KeyMaterial(master), wrappedClassKeys: wrappedClassKeys)
+        }
+    }
+
+    // MARK: Opening, creating, deleting
+
+    /// The default keychain path (see ``KeychainFiles/defaultPath(environment:)``).
+    package static func defaultPath(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(KeychainStoreError) -> String {
+        try KeychainFiles.defaultPath(environment: environment)
+    }
+
+    /// Opens the default keychain, creating it (without password) on first use.
+    package static func openDefault(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(KeychainStoreError) -> KeychainStore {
+        try openOrCreate(at: try defaultPath(environment: environment))
+    }
+
+    /// Opens the keychain at `path`, creating a keychain without password if there is none.
+    /// Safe against other processes doing the same at the same time.
+    package static func openOrCreate(at path: String) throws(KeychainStoreError) -> KeychainStore {
+        let files = KeychainFiles(database: path)
+        try files.createParentDirectories()
+        _ = try files.createDatabaseFile(exclusive: false)
+        let db = try connect(files, create: true)
+        try prepare(db, files: files, initializeWith: .init(password: nil, kdf: .default), mustCreate: false)
+        return try KeychainStore(db: db, files: files)
+    }
+
+    /// Creates a new keychain at `path` (directories 0700, files 0600).
+    /// - Parameters:
+    ///   - password: the keychain password; `nil` creates a keychain protected only by the device key.
+    ///   - kdf: scrypt work factors, stored in the keychain (use ``KDFParameters/testing`` in tests only).
+    /// - Throws: `duplicateKeychain` when a keychain exists at `path`.
+    package static func create(at path: String, password: Data?, kdf: KDFParameters = .default)
+        throws(KeychainStoreError) -> KeychainStore {
+        let files = KeychainFiles(database: path)
+        try files.createParentDirectories()
+        guard try files.createDatabaseFile(exclusive: true) else {
+            throw KeychainStoreError(.duplicateKeychain, "a keychain already exists at \(path)")
+        }
+        let setup = try InitialKeys(password: password, kdf: kdf)
+        do {
+            let db = try connect(files, create: true)
+            try prepare(db, files: files, initializeWith: setup, mustCreate: true)
+            let store = try KeychainStore(db: db, files: files)
+            if let master = setup.master {  // the creator starts unlocked
+                try store.installMaster(master, wrappedClassKeys: try mapErrors { try KeychainMeta.readClassKeys(db) })
+            }
+            return store
+        } catch {
+            // Leave nothing half-made behind (the file was created exclusively by us).
+            if error.code != .duplicateKeychain { try? files.removeAll() }
+            throw error
+        }
+    }
+
+    /// Opens an existing keychain. A password-protected keychain starts locked.
+    /// - Throws: `noSuchKeychain` when there is no file, `invalidKeychain` when it is not a keychain.
+    package static func open(at path: String) throws(KeychainStoreError) -> KeychainStore {
+        let files = KeychainFiles(database: path)
+        guard files.exists else { throw KeychainStoreError(.noSuchKeychain, "no keychain at \(path)") }
+        let db = try connect(files, create: false)
+        try prepare(db, files: files, initializeWith: nil, mustCreate: false)
+        return try KeychainStore(db: db, files: files)
+    }
+
+    /// Deletes the keychain at `path`: the database, its -wal/-shm/-journal files and the device key.
+    /// Instances still open on it keep working on unlinked files until released.
+    package static func delete(at path: String) throws(KeychainStoreError) {
+        try KeychainFiles(database: path).removeAll()
+    }
+
+    // MARK: Lock state
+
+    /// This process's view of the lock state.
+    package var status: KeychainStatus {
+        get throws(KeychainStoreError) {
+            let meta = try KeychainStore.mapErrors { try KeychainMeta.read(db) }
+            return KeychainStatus(isPasswordProtected: meta.protection == .password,
+                                  isUnlocked: keyRing.isUnlocked, hasBeenUnlocked: keyRing.hasBeenUnlocked)
+        }
+    }
+
+    /// Unlocks with `password`: derives the key-encryption key (scrypt, once) and keeps the master key
+    /// in memory. A keychain without password is always unlocked and ignores `password`.
+    /// - Throws: `authFailed` for a wrong password.
+    package func unlock(password: Data) throws(KeychainStoreError) {
+        let meta = try KeychainStore.mapErrors { try KeychainMeta.read(db) }
+        let wrappedClassKeys = try KeychainStore.mapErrors { try KeychainMeta.readClassKeys(db) }
+        let master = try unwrapMaster(meta, password: password)
+        try installMaster(master, wrappedClassKeys: wrappedClassKeys)
+    }
+
+    /// Locks: wipes the master key and the WhenUnlocked class key from memory. AfterFirstUnlock and Always
+    /// secrets stay readable; attributes are always readable. No effect on a keychain without password.
+    package func lock() throws(KeychainStoreError) {
+        let meta = try KeychainStore.mapErrors { try KeychainMeta.read(db) }
+        if meta.protection == .password { keyRing.lockKeys() }
+    }
+
+    /// Changes the password by re-wrapping only the master key (items and class keys are untouched).
+    /// - Parameters:
+    ///   - old: the current password (ignored when the keychain has none).
+    ///   - new: the new password, or `nil` to protect the master key with the device key only.
+    ///   - kdf: work factors for the new password; `nil` keeps the stored ones (or the default).
+    /// - Throws: `authFailed` when `old` is wrong.
+    package func changePassword(from old: Data?, to new: Data?, kdf: KDFParameters? = nil) throws(KeychainStoreError) {
+        let meta = try KeychainStore.mapErrors { try KeychainMeta.read(db) }
+        let master = try unwrapMaster(meta, password: old)
+        // Derive outside the write transaction: scrypt is slow and must not hold the write lock.
+        var wrapped: Data
+        var salt: Data?
+        var parameters: KDFParameters?
+        if let new {
+            let chosen = kdf ?? meta.kdf ?? .default
+            let newSalt = try PasswordKDF.randomBytes(PasswordKDF.saltLength)
+            let kek = try PasswordKDF.deriveKEK(password: new, salt: newSalt, parameters: chosen)
+            wrapped = try AEADBox.seal(master.bytes, key: kek.bytes, aad: keyRing.wrapAAD("master/password"))
+            salt = newSalt
+            parameters = chosen
+        } else {
+            wrapped = try AEADBox.seal(master.bytes, key: deviceKey.bytes, aad: keyRing.wrapAAD("master/device"))
+        }
+        let bindings: [SQLiteValue] = [
+            .text(new == nil ? "device" : "password"),
+            new == nil ? .null : .text("scrypt"),
+            salt.map(SQLiteValue.blob) ?? .null,
+            parameters.map { .integer(Int64($0.n)) } ?? .null,
+            parameters.map { .integer(Int64($0.r)) } ?? .null,
+            parameters.map { .integer(Int64($0.p)) } ?? .null,
+            .blob(wrapped),
+            .blob(meta.wrappedMaster),
+        ]
+        let changed = try KeychainStore.mapErrors {
+            try db.transaction(.immediate) {
+                try db.run("""
+                    UPDATE keychain_meta SET master_protection = ?, kdf = ?, kdf_salt = ?, kdf_n = ?, kdf_r = ?,
+                        kdf_p = ?, wrapped_master = ? WHERE singleton = 1 AND wrapped_master = ?
+                    """, bindings)
+                return db.changes
+            }
+        }
+        guard changed == 1 else {
+            throw KeychainStoreError(.authFailed, "the password was changed concurrently by another process")
+        }
+        let wrappedClassKeys = try KeychainStore.mapErrors { try KeychainMeta.readClassKeys(db) }
+        try installMaster(master, wrappedClassKeys: wrappedClassKeys)
+    }
+
+    // MARK: Internals
+
+    private func unwrapMaster(_ meta: KeychainMeta, password: Data?) throws(KeychainStoreError) -> KeyMaterial {
+        switch meta.protection {
+        case .device:
+            return KeyMaterial(try AEADBox.open(meta.wrappedMaster, key: deviceKey.bytes,
+                                                aad: keyRing.wrapAAD("master/device"), failure: .invalidKeychain))
+        case .password:
+            guard let password, let salt = meta.kdfSalt, let kdf = meta.kdf else {
+                throw KeychainStoreError(.authFailed, "the keychain needs a password")
+            }
+            let kek = try PasswordKDF.deriveKEK(password: password, salt: salt, parameters: kdf)
+            return KeyMaterial(try AEADBox.open(meta.wrappedMaster, key: kek.bytes,
+                                                aad: keyRing.wrapAAD("master/password"), failure: .authFailed))
+        }
+    }
+
+    private func installMaster(_ master: KeyMaterial, wrappedClassKeys: [ProtectionClass: Data]) throws(KeychainStoreError) {
+        let a = try AEADBox.open(wrappedClassKeys[.whenUnlocked] ?? Data(), key: master.bytes,
+                                 aad: keyRing.wrapAAD("class/A"), failure: .invalidKeychain)
+        let c = try AEADBox.open(wrappedClassKeys[.afterFirstUnlock] ?? Data(), key: master.bytes,
+                                 aad: keyRing.wrapAAD("class/C"), failure: .invalidKeychain)
+        keyRing.unlock(master: master, whenUnlocked: KeyMaterial(a), afterFirstUnlock: KeyMaterial(c))
+    }
+
+    /// Opens a connection configured for the keychain: WAL, synchronous=FULL, busy timeout, 0600 files.
+    private static func connect(_ files: KeychainFiles, create: Bool) throws(KeychainStoreError) -> Database {
+        try mapErrors {
+            let db = try Database(path: files.database, options: create ? [.readWrite, .create] : [.readWrite],
+                                  busyTimeout: busyTimeout)
+            // WAL is persistent in the file; switching needs a moment without other writers, so retry on BUSY.
+            let deadline = ContinuousClock.now + busyTimeout
+            while true {
+                do {
+                    guard try db.setJournalMode(.wal) == .wal else {
+                        throw KeychainStoreError(.io, "the database refused WAL mode")
+                    }
+                    break
+                } catch let error as SQLiteError where error.isBusy && ContinuousClock.now < deadline {
+                    Thread.sleep(forTimeInterval: 0.005)
+                }
+            }
+            // FULL: with WAL, every commit fsyncs the WAL, so a returned add survives power loss
+            // (NORMAL would only survive application crashes). Per connection, so set on every open.
+            try db.setSynchronous(.full)
+            files.restrictPermissions()
+            return db
+        }
+    }
+
+    /// Material generated for a new keychain, before any transaction (scrypt is slow).
+    struct InitialKeys {
+        let password: Data?
+        let kdf: KDFParameters
+        let salt: Data?
+        let kek: KeyMaterial?
+        let master: KeyMaterial?
+
+        init(password: Data?, kdf: KDFParameters) throws(KeychainStoreError) {
+            self.password = password
+            self.kdf = kdf
+            if let password {
+                let salt = try PasswordKDF.randomBytes(PasswordKDF.saltLength)
+                self.salt = salt
+                self.kek = try PasswordKDF.deriveKEK(password: password, salt: salt, parameters: kdf)
+            } else {
+                self.salt = nil
+                self.kek = nil
+            }
+            self.master = KeyMaterial(try PasswordKDF.randomBytes(32))
+        }
+    }
+
+    /// Checks the file format and migrates it; initializes an empty file when `setup` is given.
+    private static func prepare(_ db: Database, files: KeychainFiles, initializeWith setup: InitialKeys?,
+                                mustCreate: Bool) throws(KeychainStoreError) {
+        try mapErrors {
+            // Fast path, without the write lock: already ours and current.
+            let appID = try db.applicationID
+            let version = try db.userVersion
+            if appID == KeychainSchema.applicationID && version == KeychainSchema.currentVersion && !mustCreate {
+                return
+            }
+            try db.transaction(.immediate) {
+                let appID = try db.applicationID
+                let version = try db.userVersion
+                if appID == 0 && version == 0 {
+                    let tables = try db.scalar("SELECT count(*) FROM sqlite_schema").integerValue ?? 0
+                    guard tables == 0, let setup else {
+                        throw KeychainStoreError(.invalidKeychain, "\(files.database) is not a keychain")
+                    }
+                    try initialize(db, files: files, setup: setup)
+                    return
+                }
+                guard appID == KeychainSchema.applicationID else {
+                    throw KeychainStoreError(.invalidKeychain, "\(files.database) is not a keychain")
+                }
+                if mustCreate { throw KeychainStoreError(.duplicateKeychain, "a keychain already exists") }
+                guard version <= KeychainSchema.currentVersion, version > 0 else {
+                    throw KeychainStoreError(.invalidKeychain, "unsupported keychain version \(version)")
+                }
+                try KeychainSchema.migrate(db, from: version)
+            }
+            files.restrictPermissions()
+        }
+    }
+
+    /// Creates schema, keys and the device-key file. Runs inside the IMMEDIATE transaction, after the
+    /// check that nobody initialized the file first, so the device key is written exactly once.
+    private static func initialize(_ db: Database, files: KeychainFiles, setup: InitialKeys) throws {
+        let keychainID = try PasswordKDF.randomBytes(16)
+        let device = KeyMaterial(try PasswordKDF.randomBytes(32))
+        let master = try setup.master ?? KeyMaterial(PasswordKDF.randomBytes(32))
+        let aad = { (purpose: String) in KeyRing.wrapAAD(purpose, keychainID: keychainID) }
+
+        try KeychainSchema.migrate(db, from: 0)
+        try db.setApplicationID(KeychainSchema.applicationID)
+        try DeviceKeyFile.write(device, keychainID: keychainID, files: files)
+
+        let wrappedMaster: Data
+        if let kek = setup.kek {
+            wrappedMaster = try AEADBox.seal(master.bytes, key: kek.bytes, aad: aad("master/password"))
+        } else {
+            wrappedMaster = try AEADBox.seal(master.bytes, key: device.bytes, aad: aad("master/device"))
+        }
+        try db.run("""
+            INSERT INTO keychain_meta (singleton, keychain_id, created, master_protection, kdf, kdf_salt, kdf_n, kdf_r,
+                kdf_p, wrapped_master) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [
+                .blob(keychainID), .real(Date().timeIntervalSinceReferenceDate),
+                .text(setup.kek == nil ? "device" : "password"),
+                setup.kek == nil ? .null : .text("scrypt"),
+                setup.salt.map(SQLiteValue.blob) ?? .null,
+                setup.kek == nil ? .null : .integer(Int64(setup.kdf.n)),
+                setup.kek == nil ? .null : .integer(Int64(setup.kdf.r)),
+                setup.kek == nil ? .null : .integer(Int64(setup.kdf.p)),
+                .blob(wrappedMaster),
+            ])
+        for (pc, wrapper, wrappingKey) in [(ProtectionClass.whenUnlocked, "master", master),
+                                            (.afterFirstUnlock, "master", master), (.always, "device", device)] {
+            let classKey = KeyMaterial(try PasswordKDF.randomBytes(32))
+            let wrapped = try AEADBox.seal(classKey.bytes, key: wrappingKey.bytes, aad: aad("class/\(pc.rawValue)"))
+            try db.run("INSERT INTO class_keys (protection_class, wrapped_by, wrapped_key) VALUES (?, ?, ?)",
+                       [.text(pc.rawValue), .text(wrapper), .blob(wrapped)])
+        }
+    }
+
+    /// Runs `body`, turning SQLite and other lower-layer errors into `KeychainStoreError`.
+    static func mapErrors<R>(_ body: () throws -> R) throws(KeychainStoreError) -> R {
+        do {
+            return try body()
+        } catch let error as KeychainStoreError {
+            throw error
+        } catch let error as SQLiteError {
+            throw map(error)
+        } catch {
+            throw KeychainStoreError(.internal, "unexpected error", underlying: error)
+        }
+    }
+
+    static func map(_ error: SQLiteError) -> KeychainStoreError {
+        if error.isUniqueViolation {
+            return KeychainStoreError(.duplicateItem, "an item with the same primary key exists", underlying: error)
+        }
+        switch error.code {
+        case .busy, .locked:
+            return KeychainStoreError(.databaseBusy, "the keychain is busy", underlying: error)
+        case .notADatabase, .corrupt:
+            return KeychainStoreError(.invalidKeychain, "the file is not a valid keychain", underlying: error)
+        case .cantOpen:
+            return KeychainStoreError(.noSuchKeychain, "cannot open the keychain", underlying: error)
+        case .ioError, .full, .readOnly, .permission:
+            return KeychainStoreError(.io, "keychain I/O failed", underlying: error)
+        default:
+            return KeychainStoreError(.internal, "keychain database error", underlying: error)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+/// The one error type thrown by the keychain storage engine.
+///
+/// ``Code`` is an open set of conditions, each with the `OSStatus` the Apple facade should report.
+/// Equality compares only the code; ``reason`` is for diagnostics and never contains secret bytes.
+package struct KeychainStoreError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong. Codes can be added without breaking callers.
+    package struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// A stable name, e.g. `"duplicateItem"`.
+        package let name: String
+        /// The `OSStatus` the facade should return for this condition.
+        package let osStatus: Int32
+
+        private init(_ name: String, _ osStatus: Int32) {
+            self.name = name
+            self.osStatus = osStatus
+        }
+
+        /// An item with the same class primary key already exists (add, or an update producing a collision).
+        package static let duplicateItem = Code("duplicateItem", -25299)          // errSecDuplicateItem
+        /// No item matched (used by the facade for empty results; the engine returns empty arrays/counts).
+        package static let itemNotFound = Code("itemNotFound", -25300)            // errSecItemNotFound
+        /// Wrong keychain password (or a tampered wrapped master key: the two are indistinguishable).
+        package static let authFailed = Code("authFailed", -25293)                // errSecAuthFailed
+        /// A secret's protection class key is not available because the keychain is locked.
+        package static let interactionNotAllowed = Code("interactionNotAllowed", -25308)  // errSecInteractionNotAllowed
+        /// No keychain file at the path.
+        package static let noSuchKeychain = Code("noSuchKeychain", -25294)        // errSecNoSuchKeychain
+        /// The file is not a keychain of ours (not SQLite, wrong application id, newer format, corrupt key file).
+        package static let invalidKeychain = Code("invalidKeychain", -25295)      // errSecInvalidKeychain
+        /// `create` on a path where a keychain already exists.
+        package static let duplicateKeychain = Code("duplicateKeychain", -25296)  // errSecDuplicateKeychain
+        /// An invalid argument (malformed persistent ref, wrong value type for an attribute, bad KDF parameters…).
+        package static let param = Code("param", -50)                              // errSecParam
+        /// An attribute key that the item class does not have.
+        package static let noSuchAttribute = Code("noSuchAttribute", -25303)      // errSecNoSuchAttr
+        /// A sealed secret failed authentication: the row was tampered with (e.g. a blob moved from another row).
+        package static let integrityCheckFailed = Code("integrityCheckFailed", -26275)  // errSecDecode
+        /// Another connection held the database lock for longer than the busy timeout.
+        package static let databaseBusy = Code("databaseBusy", -36)               // errSecIO
+        /// A file-system or SQLite I/O failure (disk full, read-only file system, permission…).
+        package static let io = Code("io", -36)                                    // errSecIO
+        /// An unexpected failure inside the engine or a layer below.
+        package static let `internal` = Code("internal", -26276)                   // errSecInternal
+
+        package var description: String { name }
+    }
+
+    /// The condition.
+    package let code: Code
+    /// Human-readable detail for logs (never secret bytes).
+    package let reason: String
+    /// The lower-layer error (SQLite, crypto, POSIX) that caused this one, if any.
+    package let underlying: (any Error & Sendable)?
+
+    package init(_ code: Code, _ reason: String, underlying: (any Error & Sendable)? = nil) {
+        self.code = code
+        self.reason = reason
+        self.underlying = underlying
+    }
+
+    package var description: String {
+        var text = "KeychainStoreError.\(code.name) (\(code.osStatus)): \(reason)"
+        if let underlying { text += " [\(underlying)]" }
+        return text
+    }
+}
+
+extension KeychainStoreError: Equatable {
+    package static func == (lhs: KeychainStoreError, rhs: KeychainStoreError) -> Bool { lhs.code == rhs.code }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// An item's secret as stored: AES-256-GCM ciphertext bound to its row. Opening it needs the item's
+/// protection-class key, so it fails with `interactionNotAllowed` when that key is locked away.
+package struct SealedSecret: Sendable {
+    let blob: Data
+    let binding: SecretBinding
+    let keyRing: KeyRing
+
+    /// Decrypts and returns the secret.
+    /// - Throws: `interactionNotAllowed` (keychain locked), `integrityCheckFailed` (the stored blob does
+    ///   not belong to this row or was modified).
+    package func open() throws(KeychainStoreError) -> Data {
+        try keyRing.openSecret(blob, binding: binding)
+    }
+
+    /// The protection class whose key is needed to open the secret.
+    package var protectionClass: ProtectionClass { binding.protectionClass }
+}
+
+/// What a sealed secret is bound to (its AES-GCM associated data): keychain id, class code,
+/// persistent-ref UUID and protection class. A blob copied into another row fails to open.
+struct SecretBinding: Sendable {
+    let itemClass: ItemClass
+    let uuid: Data
+    let protectionClass: ProtectionClass
+
+    func associatedData(keychainID: Data) -> Data {
+        var aad = Data("OSecKeychain.item.v1".utf8)
+        aad.append(keychainID)
+        aad.append(contentsOf: itemClass.code.utf8)
+        aad.append(uuid)
+        aad.append(contentsOf: protectionClass.rawValue.utf8)
+        return aad
+    }
+}

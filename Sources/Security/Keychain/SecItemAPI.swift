@@ -1,0 +1,124 @@
+import Foundation
+import OSecKeychain
+
+// Apple's Keychain Services item functions (Security/SecItem.h) with Apple's signatures and result shapes.
+// `SecCopyLastErrorMessage()` tells why the last failing call on this thread failed.
+
+/// Apple's `SecItemAdd`.
+public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
+    result?.pointee = nil
+    return SecItemDiagnostics.run {
+        let query = try SecItemQuery(attributes, for: .add)
+        let output = try SecItemOperations.add(query)
+        result?.pointee = output
+    }
+}
+
+/// Apple's `SecItemCopyMatching`.
+public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
+    result?.pointee = nil
+    return SecItemDiagnostics.run {
+        let parsed = try SecItemQuery(query, for: .copyMatching)
+        // Evaluate before assigning: `result?.pointee = try …` would skip the search when result is nil.
+        let output = try SecItemOperations.copyMatching(parsed)
+        result?.pointee = output
+    }
+}
+
+/// Apple's `SecItemUpdate`: every match gets the new attributes (and `kSecValueData`, if given).
+public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus {
+    SecItemDiagnostics.run {
+        let parsed = try SecItemQuery(query, for: .update)
+        try SecItemOperations.update(parsed, AttributeDictionary(attributesToUpdate))
+    }
+}
+
+/// Apple's `SecItemDelete`: deletes every match.
+public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
+    SecItemDiagnostics.run {
+        let parsed = try SecItemQuery(query, for: .delete)
+        try SecItemOperations.delete(parsed)
+    }
+}
+
+/// The operations behind the four functions.
+enum SecItemOperations {
+    static func add(_ query: SecItemQuery) throws -> AnyObject? {
+        let keychain = try SecItemStore.keychains(for: query)[0]
+        let store = try keychain.store()
+        let items = try SecItemRefs.newItems(for: query)
+        let added = try mapStoreError { try store.add(contentsOf: items) }
+        guard let first = added.first else { return nil }
+        let found = SecItemStore.found(first, in: keychain, itemClass: SecItemClass(first.itemClass))
+        return try SecItemStore.shape([found], query, itemClass: query.itemClass, single: true)
+    }
+
+    static func copyMatching(_ query: SecItemQuery) throws -> AnyObject? {
+        guard let storeClass = query.itemClass.storeClass else {
+            throw SecError.unimplemented("identity queries are not available yet")
+        }
+        let limit = SecItemStore.limit(query)
+        var found: [SecItemStore.Found] = []
+        for keychain in try SecItemStore.keychains(for: query) {
+            var storeQuery = try SecItemStore.storeQuery(query, itemClass: storeClass, attributes: query.attributes)
+            storeQuery.limit = limit.map { $0 - found.count }
+            storeQuery.includesAttributes = query.returnAttributes || query.returnRef
+            let store = try keychain.store()
+            let items = try mapStoreError { try store.find(storeQuery) }
+            found += items.map { SecItemStore.found($0, in: keychain, itemClass: query.itemClass) }
+            if let limit, found.count >= limit { break }
+        }
+        guard !found.isEmpty else {
+            throw SecError(errSecItemNotFound, "no \(query.itemClass.rawValue) item matches the query")
+        }
+        return try SecItemStore.shape(found, query, itemClass: query.itemClass, single: query.matchLimit == .one)
+    }
+
+    static func update(_ query: SecItemQuery, _ attributesToUpdate: AttributeDictionary) throws {
+        guard let storeClass = query.itemClass.storeClass else {
+            throw SecError.unimplemented("identity updates are not available yet")
+        }
+        guard !attributesToUpdate.hasNonStringKeys else { throw SecError.param("attribute keys must be strings") }
+        var changes = ItemChanges()
+        for (key, value) in attributesToUpdate.values {
+            if key == kSecValueData as String {
+                guard let data = AttributeDictionary.dataValue(value) else { throw SecError.param("kSecValueData must be data") }
+                changes.secret = data
+                continue
+            }
+            guard key.utf8.count == 4, let kind = SecItemSchema.kind(of: key, in: query.itemClass) else {
+                throw SecError(errSecNoSuchAttr, "\(key) cannot be updated: not an attribute of class \(query.itemClass.rawValue) (the class never changes)")
+            }
+            guard let normalized = AttributeValue(caller: value, kind: kind) else {
+                throw SecError.param("attribute \(key) has a value of the wrong type")
+            }
+            switch key {
+            case "agrp": changes.accessGroup = try SecItemStore.accessGroup(for: normalized)
+            case "pdmn": changes.accessibility = try SecItemStore.accessibility(for: normalized, itemClass: storeClass)
+            case "sync": changes.isSynchronizable = (normalized.integerValue ?? 0) != 0
+            case "cdat", "mdat": throw SecError(errSecReadOnlyAttr, "\(key) is maintained by the keychain")
+            default: changes.attributes[key] = normalized
+            }
+        }
+        var total = 0
+        for keychain in try SecItemStore.keychains(for: query) {
+            let storeQuery = try SecItemStore.storeQuery(query, itemClass: storeClass, attributes: query.attributes)
+            let store = try keychain.store()
+            total += try mapStoreError { try store.update(storeQuery, with: changes) }
+        }
+        guard total > 0 else { throw SecError(errSecItemNotFound, "no \(query.itemClass.rawValue) item matches the query") }
+    }
+
+    static func delete(_ query: SecItemQuery) throws {
+        guard let storeClass = query.itemClass.storeClass else {
+            throw SecError.unimplemented("identity deletion is not available yet")
+        }
+        var total = 0
+        for keychain in try SecItemStore.keychains(for: query) {
+            let storeQuery = try SecItemStore.storeQuery(query, itemClass: storeClass, attributes: query.attributes)
+            let store = try keychain.store()
+            total += try mapStoreError { try store.delete(storeQuery) }
+        }
+        guard total > 0 else { throw SecError(errSecItemNotFound, "no \(query.itemClass.rawValue) item matches the query") }
+    }
+}

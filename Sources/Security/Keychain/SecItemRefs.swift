@@ -1,0 +1,69 @@
+import Foundation
+import OSecKeychain
+
+/// Conversions between Apple's ref objects (SecKey, SecCertificate, SecIdentity) and stored items.
+enum SecItemRefs {
+    /// Where a ref object is stored, if it came from a keychain.
+    static func reference(of object: AnyObject) -> SecItemReference? {
+        if let key = object as? SecKey { return key.keychainReference }
+        return nil
+    }
+
+    /// The attributes that identify a ref object's item (used when the ref has no keychain reference).
+    static func identifyingAttributes(of object: AnyObject) throws -> [String: AttributeValue] {
+        if let key = object as? SecKey {
+            let all = SecItemKeys.attributes(of: key)
+            return all.filter { ["kcls", "klbl", "type", "bsiz"].contains($0.key) }
+        }
+        throw SecError.param("kSecValueRef must be a SecKey, SecCertificate or SecIdentity")
+    }
+
+    /// The ref object for a found item.
+    static func ref(for item: KeychainItem, itemClass: SecItemClass, data: Data, reference: SecItemReference) throws -> AnyObject {
+        switch itemClass {
+        case .key:
+            return try SecItemKeys.key(from: item, secret: data, reference: reference)
+        case .genericPassword, .internetPassword:
+            throw SecError.param("kSecReturnRef is not supported for password items (Apple's data-protection keychain has no ref for them)")
+        case .certificate, .identity:
+            throw SecError.unimplemented("certificate refs are not available yet")
+        }
+    }
+
+    /// The stored items an add creates: one for passwords, keys and certificates; two for an identity.
+    static func newItems(for query: SecItemQuery) throws -> [NewItem] {
+        guard let storeClass = query.itemClass.storeClass else {
+            throw SecError.unimplemented("identities are not available yet")
+        }
+        var attributes = SecItemStore.classAttributes(query.attributes)
+        var secret = query.valueData
+        switch query.itemClass {
+        case .genericPassword, .internetPassword:
+            if query.valueRef != nil {
+                throw SecError.param("password items cannot be added with kSecValueRef; use kSecValueData")
+            }
+        case .key:
+            let key: SecKey
+            if let ref = query.valueRef {
+                guard let k = ref as? SecKey else { throw SecError.param("kSecValueRef for kSecClassKey must be a SecKey") }
+                key = k
+            } else if let data = query.valueData {
+                key = try SecItemKeys.key(fromData: data, attributes: attributes)
+            } else {
+                throw SecError.param("a key item needs kSecValueRef (a SecKey) or kSecValueData (the key's external representation)")
+            }
+            // Attributes derived from the key go under the caller's (the caller wins).
+            for (k, v) in SecItemKeys.attributes(of: key) where attributes[k] == nil { attributes[k] = v }
+            secret = try key.externalRepresentation()
+        case .certificate, .identity:
+            throw SecError.unimplemented("certificate items are not available yet")
+        }
+        let item = NewItem(
+            itemClass: storeClass, attributes: attributes,
+            accessGroup: try SecItemStore.accessGroup(for: query.attributes["agrp"]),
+            accessibility: try SecItemStore.accessibility(for: query.attributes["pdmn"], itemClass: storeClass),
+            isSynchronizable: (query.attributes["sync"]?.integerValue ?? 0) != 0,
+            secret: secret)
+        return [item]
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import OSecKeychain
+
+/// The SecItem engine: turns parsed queries into storage-engine operations and results into Apple's shapes.
+enum SecItemStore {
+    // MARK: Keychains and access groups
+
+    /// The keychains a query targets: `kSecUseKeychain` / `kSecMatchSearchList`, else the default keychain.
+    static func keychains(for query: SecItemQuery) throws -> [SecKeychain] {
+        guard let list = query.keychains else { return [try KeychainRegistry.defaultKeychain()] }
+        let keychains = list.compactMap { $0 as? SecKeychain }
+        guard keychains.count == list.count, !keychains.isEmpty else {
+            throw SecError.param("kSecUseKeychain / kSecMatchSearchList must hold SecKeychain objects")
+        }
+        return keychains
+    }
+
+    /// The access group for a new item: the one asked for (if the process has it) or the process's first.
+    static func accessGroup(for requested: AttributeValue?) throws -> String {
+        let groups = SecKeychainConfiguration.accessGroups
+        guard let requested else { return groups[0] }
+        guard let name = requested.stringValue, groups.contains(name) else {
+            throw SecError(errSecMissingEntitlement, "access group \(requested.stringValue ?? "?") is not one of this process's groups \(groups) (set \(SecKeychainConfiguration.accessGroupsEnvironmentVariable))")
+        }
+        return name
+    }
+
+    static func accessibility(for requested: AttributeValue?, itemClass: ItemClass) throws -> Accessibility {
+        guard let requested else { return .default(for: itemClass) }
+        guard let raw = requested.stringValue, let value = Accessibility(rawValue: raw) else {
+            throw SecError.param("kSecAttrAccessible: unknown accessibility \(requested.stringValue ?? "?")")
+        }
+        return value
+    }
+
+    /// Class attributes only (the engine keeps agrp, pdmn, sync, cdat and mdat as separate fields).
+    static func classAttributes(_ attributes: [String: AttributeValue]) -> [String: AttributeValue] {
+        attributes.filter { SecItemSchema.engineFields[$0.key] == nil }
+    }
+
+    // MARK: Queries
+
+    /// The engine query for a parsed query on a stored class.
+    static func storeQuery(_ query: SecItemQuery, itemClass: ItemClass, attributes: [String: AttributeValue]) throws -> ItemQuery {
+        var groups = SecKeychainConfiguration.accessGroups
+        if let requested = query.attributes["agrp"] {
+            groups = [try accessGroup(for: requested)]
+        }
+        var storeQuery = ItemQuery(itemClass: itemClass, attributes: classAttributes(attributes), accessGroups: groups)
+        if let pdmn = query.attributes["pdmn"] {
+            storeQuery.accessibility = try accessibility(for: pdmn, itemClass: itemClass)
+        }
+        if !query.synchronizableAny {
+            storeQuery.isSynchronizable = (query.attributes["sync"]?.integerValue ?? 0) != 0
+        }
+        var refs: [PersistentRef] = []
+        if let ref = query.valuePersistentRef { refs.append(try SecPersistentRef.storeRef(ref)) }
+        for entry in query.matchItemList ?? [] {
+            if let data = AttributeDictionary.dataValue(entry) {
+                refs.append(try SecPersistentRef.storeRef(data))
+            } else if let reference = SecItemRefs.reference(of: entry) {
+                refs.append(try SecPersistentRef.storeRef(reference.persistentRef))
+            }
+        }
+        if let ref = query.valueRef {
+            if let reference = SecItemRefs.reference(of: ref) {
+                refs.append(try SecPersistentRef.storeRef(reference.persistentRef))
+            } else {
+                // A ref that never was in a keychain matches the stored item with the same identifying attributes.
+                for (k, v) in try SecItemRefs.identifyingAttributes(of: ref) where storeQuery.attributes[k] == nil {
+                    storeQuery.attributes[k] = v
+                }
+            }
+        }
+        if query.valuePersistentRef != nil || query.matchItemList != nil || (query.valueRef.map { SecItemRefs.reference(of: $0) != nil } ?? false) {
+            let wanted = refs.filter { $0.itemClass == itemClass }
+            storeQuery.persistentRefs = wanted
+        }
+        return storeQuery
+    }
+
+    static func limit(_ query: SecItemQuery) -> Int? {
+        switch query.matchLimit {
+        case .one: return 1
+        case .count(let n): return n
+        case .all: return nil
+        }
+    }
+
+    // MARK: Results
+
+    /// One found item, ready to be shaped into Apple's result.
+    struct Found {
+        var attributes: [String: Any]
+        var data: () throws -> Data
+        var ref: () throws -> AnyObject
+        var persistentRef: Data
+    }
+
+    static func found(_ item: KeychainItem, in keychain: SecKeychain, itemClass: SecItemClass) -> Found {
+        var attributes: [String: Any] = [:]
+        for (k, v) in item.attributes { attributes[k] = v.foundationValue }
+        attributes["agrp"] = item.accessGroup
+        attributes["pdmn"] = item.accessibility.rawValue
+        attributes["sync"] = NSNumber(value: item.isSynchronizable ? 1 : 0)
+        attributes["cdat"] = item.creationDate
+        attributes["mdat"] = item.modificationDate
+        let reference = SecItemReference(keychainPath: keychain.path, persistentRef: item.persistentRef.data)
+        let secret = item.secret
+        let data: () throws -> Data = {
+            guard let secret else { return Data() }
+            return try mapStoreError { try secret.open() }
+        }
+        return Found(
+            attributes: attributes,
+            data: data,
+            ref: { try SecItemRefs.ref(for: item, itemClass: itemClass, data: try data(), reference: reference) },
+            persistentRef: item.persistentRef.data)
+    }
+
+    /// Apple's result shape (reference §2.2) for `items`.
+    static func shape(_ items: [Found], _ query: SecItemQuery, itemClass: SecItemClass, single: Bool) throws -> AnyObject? {
+        guard query.returnCount > 0 else { return nil }
+        func value(_ item: Found) throws -> AnyObject {
+            if query.returnCount == 1 {
+                if query.returnData { return try item.data() as NSData }
+                if query.returnAttributes { return item.attributes as NSDictionary }
+                if query.returnRef { return try item.ref() }
+                return item.persistentRef as NSData
+            }
+            var dict: [String: Any] = query.returnAttributes ? item.attributes : [:]
+            if query.returnData { dict[kSecValueData as String] = try item.data() }
+            if query.returnRef {
+                dict[kSecValueRef as String] = try item.ref()
+                dict[kSecClass as String] = itemClass.rawValue
+            }
+            if query.returnPersistentRef { dict[kSecValuePersistentRef as String] = item.persistentRef }
+            return dict as NSDictionary
+        }
+        if single, let first = items.first { return try value(first) }
+        return try items.map { try value($0) } as NSArray
+    }
+}

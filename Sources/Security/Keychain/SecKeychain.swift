@@ -1,0 +1,183 @@
+import Foundation
+import OSecKeychain
+
+/// Apple's `SecKeychain` (macOS): one keychain file. Items are added to and searched in the default keychain
+/// unless `kSecUseKeychain` / `kSecMatchSearchList` name others.
+public final class SecKeychain: NSObject, Sendable {
+    /// The keychain's file path.
+    let path: String
+
+    init(path: String) {
+        self.path = path
+    }
+
+    /// The open store (opened once per process; errSecNoSuchKeychain when the file does not exist).
+    func store() throws -> KeychainStore {
+        try KeychainRegistry.store(at: path, create: false)
+    }
+
+    public override func isEqual(_ object: Any?) -> Bool {
+        (object as? SecKeychain)?.path == path
+    }
+
+    public override var hash: Int { path.hashValue }
+
+    public override var description: String { "<SecKeychain \(path)>" }
+}
+
+/// Apple's `SecKeychainStatus` bit set.
+public typealias SecKeychainStatus = UInt32
+public var kSecUnlockStateStatus: SecKeychainStatus { 1 }
+public var kSecReadPermStatus: SecKeychainStatus { 2 }
+public var kSecWritePermStatus: SecKeychainStatus { 4 }
+
+/// The keychains this process has opened, one store per path, and the default keychain.
+enum KeychainRegistry {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var stores: [String: KeychainStore] = [:]
+    nonisolated(unsafe) private static var defaultPath: String?
+
+    /// The store for `path`, opened once per process (a password-protected keychain starts locked).
+    static func store(at path: String, create: Bool) throws -> KeychainStore {
+        lock.lock()
+        defer { lock.unlock() }
+        if let store = stores[path] { return store }
+        let store = try mapStoreError { create ? try KeychainStore.openOrCreate(at: path) : try KeychainStore.open(at: path) }
+        stores[path] = store
+        return store
+    }
+
+    static func register(_ store: KeychainStore) {
+        lock.lock()
+        stores[store.path] = store
+        lock.unlock()
+    }
+
+    static func forget(_ path: String) {
+        lock.lock()
+        stores[path] = nil
+        if defaultPath == path { defaultPath = nil }
+        lock.unlock()
+    }
+
+    /// The default keychain: set by `SecKeychainSetDefault`, else the environment/XDG default, created on first use.
+    static func defaultKeychain() throws -> SecKeychain {
+        lock.lock()
+        let chosen = defaultPath
+        lock.unlock()
+        let path = try chosen ?? mapStoreError { try KeychainStore.defaultPath() }
+        _ = try store(at: path, create: true)
+        return SecKeychain(path: path)
+    }
+
+    static func setDefault(_ keychain: SecKeychain?) {
+        lock.lock()
+        defaultPath = keychain?.path
+        lock.unlock()
+    }
+}
+
+/// Translates the storage engine's error into the facade's (each engine code carries Apple's OSStatus).
+func mapStoreError<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as KeychainStoreError {
+        throw SecError(error.code.osStatus, error.reason)
+    }
+}
+
+// MARK: Apple's keychain-management API
+
+private func withPassword<T>(_ length: UInt32, _ password: UnsafeRawPointer?, _ body: (Data?) throws -> T) rethrows -> T {
+    guard let password else { return try body(nil) }
+    let bytes = Data(bytes: password, count: Int(length))
+    return try body(bytes)
+}
+
+/// Apple's `SecKeychainCreate`: creates a keychain file protected by `password` (nil password and
+/// `promptUser` false: a keychain protected only by its device key).
+public func SecKeychainCreate(_ pathName: UnsafePointer<CChar>, _ passwordLength: UInt32, _ password: UnsafeRawPointer?,
+                              _ promptUser: Bool, _ initialAccess: AnyObject?,
+                              _ keychain: UnsafeMutablePointer<SecKeychain?>) -> OSStatus {
+    let path = String(cString: pathName)
+    return withOSStatus {
+        let store = try withPassword(passwordLength, password) { pw in
+            try mapStoreError { try KeychainStore.create(at: path, password: pw) }
+        }
+        KeychainRegistry.register(store)
+        keychain.pointee = SecKeychain(path: store.path)
+    }
+}
+
+/// Apple's `SecKeychainOpen`. Like Apple's, it succeeds for a path with no keychain yet; using such a
+/// keychain later reports errSecNoSuchKeychain.
+public func SecKeychainOpen(_ pathName: UnsafePointer<CChar>, _ keychain: UnsafeMutablePointer<SecKeychain?>) -> OSStatus {
+    let path = String(cString: pathName)
+    keychain.pointee = SecKeychain(path: path)
+    return errSecSuccess
+}
+
+/// Apple's `SecKeychainDelete`: removes the keychain's files.
+public func SecKeychainDelete(_ keychainOrArray: SecKeychain?) -> OSStatus {
+    withOSStatus {
+        let keychain = try keychainOrArray ?? KeychainRegistry.defaultKeychain()
+        try mapStoreError { try KeychainStore.delete(at: keychain.path) }
+        KeychainRegistry.forget(keychain.path)
+    }
+}
+
+/// Apple's `SecKeychainCopyDefault`.
+public func SecKeychainCopyDefault(_ keychain: UnsafeMutablePointer<SecKeychain?>) -> OSStatus {
+    withOSStatus { keychain.pointee = try KeychainRegistry.defaultKeychain() }
+}
+
+/// Apple's `SecKeychainSetDefault` (for this process; nil restores the configured default).
+public func SecKeychainSetDefault(_ keychain: SecKeychain?) -> OSStatus {
+    KeychainRegistry.setDefault(keychain)
+    return errSecSuccess
+}
+
+/// Apple's `SecKeychainLock` (nil = the default keychain).
+public func SecKeychainLock(_ keychain: SecKeychain?) -> OSStatus {
+    withOSStatus {
+        let target = try keychain ?? KeychainRegistry.defaultKeychain()
+        try mapStoreError { try target.store().lock() }
+    }
+}
+
+/// Apple's `SecKeychainUnlock` (nil = the default keychain). A wrong password gives errSecAuthFailed.
+public func SecKeychainUnlock(_ keychain: SecKeychain?, _ passwordLength: UInt32, _ password: UnsafeRawPointer?,
+                              _ usePassword: Bool) -> OSStatus {
+    withOSStatus {
+        let target = try keychain ?? KeychainRegistry.defaultKeychain()
+        guard usePassword, password != nil else {
+            // No interactive prompt exists on a headless system.
+            throw SecError(errSecInteractionNotAllowed, "SecKeychainUnlock: a password is required (no user interaction)")
+        }
+        try withPassword(passwordLength, password) { pw in
+            try mapStoreError { try target.store().unlock(password: pw ?? Data()) }
+        }
+    }
+}
+
+/// Apple's `SecKeychainGetStatus`.
+public func SecKeychainGetStatus(_ keychain: SecKeychain?, _ keychainStatus: UnsafeMutablePointer<SecKeychainStatus>) -> OSStatus {
+    withOSStatus {
+        let target = try keychain ?? KeychainRegistry.defaultKeychain()
+        let status = try mapStoreError { try target.store().status }
+        var bits = kSecReadPermStatus | kSecWritePermStatus
+        if status.isUnlocked { bits |= kSecUnlockStateStatus }
+        keychainStatus.pointee = bits
+    }
+}
+
+/// Changes the keychain password (our API beyond Apple's `SecKeychainChangePassword`, which is SPI):
+/// re-wraps only the master key. A nil new password removes password protection.
+public func SecKeychainChangePassword(_ keychain: SecKeychain?, _ oldPassword: String?, _ newPassword: String?) -> OSStatus {
+    withOSStatus {
+        let target = try keychain ?? KeychainRegistry.defaultKeychain()
+        try mapStoreError {
+            try target.store().changePassword(from: oldPassword.map { Data($0.utf8) }, to: newPassword.map { Data($0.utf8) })
+        }
+    }
+}
