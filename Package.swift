@@ -57,6 +57,8 @@ let package = Package(
 
         // MARK: Tests
         .target(name: "OSecTestSupport", path: "Tests/OSecTestSupport"),
+        // A second process for the keychain's multi-process and crash tests (not a product).
+        .executableTarget(name: "KeychainStress", dependencies: ["Security"], path: "Tests/KeychainStress"),
         .testTarget(name: "OSecCryptoTests", dependencies: ["OSecCrypto", "OSecTestSupport"]),
         .testTarget(name: "OSecASN1Tests", dependencies: ["OSecASN1"]),
         .testTarget(name: "OSecSQLiteTests", dependencies: ["OSecSQLite"]),

@@ -9,9 +9,11 @@ final class TestKeychain: @unchecked Sendable {  // immutable after init
     let path: String
     let keychain: SecKeychain
 
-    init(password: String? = nil) throws {
+    /// - Parameter subdirectory: create the keychain inside a directory that does not exist yet (the
+    ///   keychain creates it, mode 0700).
+    init(password: String? = nil, subdirectory: String? = nil) throws {
         directory = try TemporaryDirectory(prefix: "osec-keychain")
-        path = directory.path("test.keychain-db")
+        path = directory.path((subdirectory.map { $0 + "/" } ?? "") + "test.keychain-db")
         var created: SecKeychain?
         let status: OSStatus
         if let password {

@@ -44,6 +44,7 @@ public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
 /// The operations behind the four functions.
 enum SecItemOperations {
     static func add(_ query: SecItemQuery) throws -> AnyObject? {
+        if query.itemClass == .identity { return try SecItemIdentities.add(query) }
         let keychain = try SecItemStore.keychains(for: query)[0]
         let store = try keychain.store()
         let items = try SecItemRefs.newItems(for: query)
@@ -54,9 +55,7 @@ enum SecItemOperations {
     }
 
     static func copyMatching(_ query: SecItemQuery) throws -> AnyObject? {
-        guard let storeClass = query.itemClass.storeClass else {
-            throw SecError.unimplemented("identity queries are not available yet")
-        }
+        guard let storeClass = query.itemClass.storeClass else { return try SecItemIdentities.copyMatching(query) }
         let limit = SecItemStore.limit(query)
         var found: [SecItemStore.Found] = []
         for keychain in try SecItemStore.keychains(for: query) {
@@ -75,9 +74,6 @@ enum SecItemOperations {
     }
 
     static func update(_ query: SecItemQuery, _ attributesToUpdate: AttributeDictionary) throws {
-        guard let storeClass = query.itemClass.storeClass else {
-            throw SecError.unimplemented("identity updates are not available yet")
-        }
         guard !attributesToUpdate.hasNonStringKeys else { throw SecError.param("attribute keys must be strings") }
         var changes = ItemChanges()
         for (key, value) in attributesToUpdate.values {
@@ -94,12 +90,13 @@ enum SecItemOperations {
             }
             switch key {
             case "agrp": changes.accessGroup = try SecItemStore.accessGroup(for: normalized)
-            case "pdmn": changes.accessibility = try SecItemStore.accessibility(for: normalized, itemClass: storeClass)
+            case "pdmn": changes.accessibility = try SecItemStore.accessibility(for: normalized, itemClass: query.itemClass.storeClass ?? .key)
             case "sync": changes.isSynchronizable = (normalized.integerValue ?? 0) != 0
             case "cdat", "mdat": throw SecError(errSecReadOnlyAttr, "\(key) is maintained by the keychain")
             default: changes.attributes[key] = normalized
             }
         }
+        guard let storeClass = query.itemClass.storeClass else { return try SecItemIdentities.update(query, changes) }
         var total = 0
         for keychain in try SecItemStore.keychains(for: query) {
             let storeQuery = try SecItemStore.storeQuery(query, itemClass: storeClass, attributes: query.attributes)
@@ -110,9 +107,7 @@ enum SecItemOperations {
     }
 
     static func delete(_ query: SecItemQuery) throws {
-        guard let storeClass = query.itemClass.storeClass else {
-            throw SecError.unimplemented("identity deletion is not available yet")
-        }
+        guard let storeClass = query.itemClass.storeClass else { return try SecItemIdentities.delete(query) }
         var total = 0
         for keychain in try SecItemStore.keychains(for: query) {
             let storeQuery = try SecItemStore.storeQuery(query, itemClass: storeClass, attributes: query.attributes)

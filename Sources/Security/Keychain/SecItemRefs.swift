@@ -6,6 +6,8 @@ enum SecItemRefs {
     /// Where a ref object is stored, if it came from a keychain.
     static func reference(of object: AnyObject) -> SecItemReference? {
         if let key = object as? SecKey { return key.keychainReference }
+        if let certificate = object as? SecCertificate { return certificate.keychainReference }
+        if let identity = object as? SecIdentity { return identity.keychainReference }
         return nil
     }
 
@@ -14,6 +16,12 @@ enum SecItemRefs {
         if let key = object as? SecKey {
             let all = SecItemKeys.attributes(of: key)
             return all.filter { ["kcls", "klbl", "type", "bsiz"].contains($0.key) }
+        }
+        if let certificate = object as? SecCertificate {
+            return SecItemCertificates.attributes(of: certificate).filter { ["ctyp", "issr", "slnr"].contains($0.key) }
+        }
+        if let identity = object as? SecIdentity {
+            return SecItemCertificates.attributes(of: identity.certificate).filter { ["issr", "slnr"].contains($0.key) }
         }
         throw SecError.param("kSecValueRef must be a SecKey, SecCertificate or SecIdentity")
     }
@@ -25,15 +33,17 @@ enum SecItemRefs {
             return try SecItemKeys.key(from: item, secret: data, reference: reference)
         case .genericPassword, .internetPassword:
             throw SecError.param("kSecReturnRef is not supported for password items (Apple's data-protection keychain has no ref for them)")
-        case .certificate, .identity:
-            throw SecError.unimplemented("certificate refs are not available yet")
+        case .certificate:
+            return try SecItemCertificates.certificate(fromStored: data, reference: reference)
+        case .identity:
+            throw SecError(errSecInternal, "identity refs are built by the identity join")
         }
     }
 
     /// The stored items an add creates: one for passwords, keys and certificates; two for an identity.
     static func newItems(for query: SecItemQuery) throws -> [NewItem] {
         guard let storeClass = query.itemClass.storeClass else {
-            throw SecError.unimplemented("identities are not available yet")
+            throw SecError(errSecInternal, "identities are added as a certificate and a key")
         }
         var attributes = SecItemStore.classAttributes(query.attributes)
         var secret = query.valueData
@@ -55,8 +65,12 @@ enum SecItemRefs {
             // Attributes derived from the key go under the caller's (the caller wins).
             for (k, v) in SecItemKeys.attributes(of: key) where attributes[k] == nil { attributes[k] = v }
             secret = try key.externalRepresentation()
-        case .certificate, .identity:
-            throw SecError.unimplemented("certificate items are not available yet")
+        case .certificate:
+            let certificate = try SecItemCertificates.certificate(for: query)
+            for (k, v) in SecItemCertificates.attributes(of: certificate) where attributes[k] == nil { attributes[k] = v }
+            secret = Data(certificate.certificate.derBytes)
+        case .identity:
+            throw SecError(errSecInternal, "identities are added as a certificate and a key")
         }
         let item = NewItem(
             itemClass: storeClass, attributes: attributes,

@@ -46,7 +46,9 @@ enum SecItemStore {
         if let requested = query.attributes["agrp"] {
             groups = [try accessGroup(for: requested)]
         }
-        var storeQuery = ItemQuery(itemClass: itemClass, attributes: classAttributes(attributes), accessGroups: groups)
+        var classOnly = classAttributes(attributes)
+        if itemClass == .certificate { SecItemCertificates.normalizeNameAttributes(&classOnly) }
+        var storeQuery = ItemQuery(itemClass: itemClass, attributes: classOnly, accessGroups: groups)
         if let pdmn = query.attributes["pdmn"] {
             storeQuery.accessibility = try accessibility(for: pdmn, itemClass: itemClass)
         }

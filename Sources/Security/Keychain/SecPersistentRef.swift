@@ -32,6 +32,8 @@ enum SecPersistentRef {
 enum SecItemRefClassifier {
     static func itemClass(ofRef ref: AnyObject) -> SecItemClass? {
         if ref is SecKey { return .key }
+        if ref is SecCertificate { return .certificate }
+        if ref is SecIdentity { return .identity }
         return nil
     }
 }
