@@ -34,7 +34,7 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         // Baseline measurements of OpenSSL itself, for the benchmark executable only.
-        .target(name: "COpenSSLBaseline", dependencies: ["COpenSSL"], linkerSettings: [.linkedLibrary("crypto")]),
+        .target(name: "COpenSSLBaseline", dependencies: ["COpenSSL", "CSQLite"]),
 
         // MARK: Swift wrapper layers (the only Swift code with unsafe pointers)
         .target(name: "OSecCrypto", dependencies: ["COpenSSL", "COpenSSLShims"]),

@@ -8,6 +8,7 @@ enum BenchSuites {
         BenchSuite(name: "seckey", rows: KeyBenchmarks.rows),
         BenchSuite(name: "symmetric", rows: SymmetricBenchmarks.rows),
         BenchSuite(name: "crypto-layer", rows: CryptoLayerBenchmarks.rows),
+        BenchSuite(name: "keychain", rows: KeychainBenchmarks.rows),
     ]
 }
 

@@ -32,12 +32,13 @@ enum AEADBox {
         guard box.count >= overhead, box.first == version else {
             throw KeychainStoreError(failure, "sealed data is malformed")
         }
-        let body = box.dropFirst()
-        let nonce = body.prefix(nonceLength)
-        let ciphertext = body.dropFirst(nonceLength).dropLast(tagLength)
-        let tag = body.suffix(tagLength)
+        // Slices share the box's storage: no copies on this hot path.
+        let nonceStart = box.startIndex + 1
+        let cipherStart = nonceStart + nonceLength
+        let tagStart = box.endIndex - tagLength
         do {
-            return try AESGCM.open(key: key, nonce: Data(nonce), ciphertext: Data(ciphertext), tag: Data(tag), aad: aad)
+            return try AESGCM.open(key: key, nonce: box[nonceStart..<cipherStart], ciphertext: box[cipherStart..<tagStart],
+                                   tag: box[tagStart..<box.endIndex], aad: aad)
         } catch where error.code == .authenticationFailed {
             throw KeychainStoreError(failure, "authentication tag mismatch", underlying: error)
         } catch {

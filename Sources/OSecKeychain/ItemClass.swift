@@ -1,3 +1,5 @@
+import Foundation
+
 /// A keychain item class (`genp`, `inet`, `cert`, `keys`) and its attribute schema.
 ///
 /// Each class is one SQL table (named by ``code``) with one column per attribute in ``attributes``,
@@ -9,6 +11,7 @@ package struct ItemClass: Sendable, CustomStringConvertible {
     // One reference-counted box, so passing an ItemClass around costs one retain.
     private final class Storage: Sendable {
         let code: String
+        let codeBytes: Data
         let attributes: [AttributeDescriptor]
         let indexedAttributes: [String]
         let ordinal: Int
@@ -18,6 +21,7 @@ package struct ItemClass: Sendable, CustomStringConvertible {
             var map: [String: Int] = [:]
             for (index, descriptor) in attributes.enumerated() { map[descriptor.key] = index }
             self.code = code
+            self.codeBytes = Data(code.utf8)
             self.attributes = attributes
             self.indexedAttributes = indexedAttributes
             self.ordinal = ordinal
@@ -29,6 +33,8 @@ package struct ItemClass: Sendable, CustomStringConvertible {
 
     /// The 4-character class code, also the table name.
     package var code: String { storage.code }
+    /// The class code as ASCII bytes (bound into secrets' associated data).
+    var codeBytes: Data { storage.codeBytes }
     /// Every attribute the class stores, class-specific first, then the ones common to all classes.
     package var attributes: [AttributeDescriptor] { storage.attributes }
     /// Attributes (besides the unique key) that get their own index because queries often use them alone.

@@ -100,49 +100,75 @@ enum ItemSQL {
 
     // MARK: WHERE clauses
 
-    /// The WHERE clause (with leading space, or empty) and its bindings for `query`.
-    static func whereClause(_ query: ItemQuery) throws(KeychainStoreError) -> (sql: String, bindings: [SQLiteValue]) {
-        let conditions = perClass[query.itemClass.ordinal].conditions
-        var sql = ""
-        sql.reserveCapacity(160)
+    /// Which conditions a query has (not their values): the key of the SQL-text cache.
+    struct QueryShape: Hashable, Sendable {
+        var ordinal = 0
+        var attributeMask: UInt64 = 0
+        var groupCount = -1
+        var hasAccessibility = false
+        var hasSync = false
+        var refCount = -1
+        var rowIDCount = -1
+    }
+
+    /// The shape of `query` and its bindings, in the order ``whereClause(_:)`` places the conditions.
+    static func shapeAndBindings(_ query: ItemQuery) throws(KeychainStoreError) -> (QueryShape, [SQLiteValue]) {
+        var shape = QueryShape(ordinal: query.itemClass.ordinal)
         var bindings: [SQLiteValue] = []
         bindings.reserveCapacity(query.attributes.count + 2)
-        func add(_ condition: String) {
-            sql += sql.isEmpty ? " WHERE " : " AND "
-            sql += condition
-        }
         for (index, descriptor, value) in try validated(query.attributes, of: query.itemClass) {
-            add(conditions[index])
+            shape.attributeMask |= 1 << UInt64(index)
             bindings.append(try columnValue(value, for: descriptor).value)
         }
         if let groups = query.accessGroups {
-            add(groups.isEmpty ? "0" : "agrp IN (\(placeholders(groups.count)))")
-            bindings.append(contentsOf: groups.map(SQLiteValue.text))
+            shape.groupCount = groups.count
+            for group in groups { bindings.append(.text(group)) }
         }
         if let accessibility = query.accessibility {
-            add("pdmn = ?")
+            shape.hasAccessibility = true
             bindings.append(.text(accessibility.rawValue))
         }
         if let sync = query.isSynchronizable {
-            add("sync = ?")
+            shape.hasSync = true
             bindings.append(.integer(sync ? 1 : 0))
         }
         if let refs = query.persistentRefs {
             guard refs.allSatisfy({ $0.itemClass == query.itemClass }) else {
                 throw KeychainStoreError(.param, "persistent ref of another class in a \(query.itemClass.code) query")
             }
-            add(refs.isEmpty ? "0" : "persistref IN (\(placeholders(refs.count)))")
-            bindings.append(contentsOf: refs.map { SQLiteValue.blob($0.uuid) })
+            shape.refCount = refs.count
+            for ref in refs { bindings.append(.blob(ref.uuid)) }
         }
         if let rowIDs = query.rowIDs {
-            add(rowIDs.isEmpty ? "0" : "id IN (\(placeholders(rowIDs.count)))")
-            bindings.append(contentsOf: rowIDs.map(SQLiteValue.integer))
+            shape.rowIDCount = rowIDs.count
+            for id in rowIDs { bindings.append(.integer(id)) }
         }
-        return (sql, bindings)
+        return (shape, bindings)
     }
 
-    private static func placeholders(_ count: Int) -> String {
-        count == 1 ? "?" : Array(repeating: "?", count: count).joined(separator: ", ")
+    /// The WHERE clause (with leading space, or empty) for a query shape.
+    static func whereClause(_ shape: QueryShape) -> String {
+        let conditions = perClass[shape.ordinal].conditions
+        var parts: [String] = []
+        for index in conditions.indices where shape.attributeMask & (1 << UInt64(index)) != 0 {
+            parts.append(conditions[index])
+        }
+        if shape.groupCount >= 0 { parts.append(inList("agrp", shape.groupCount)) }
+        if shape.hasAccessibility { parts.append("pdmn = ?") }
+        if shape.hasSync { parts.append("sync = ?") }
+        if shape.refCount >= 0 { parts.append(inList("persistref", shape.refCount)) }
+        if shape.rowIDCount >= 0 { parts.append(inList("id", shape.rowIDCount)) }
+        return parts.isEmpty ? "" : " WHERE " + parts.joined(separator: " AND ")
+    }
+
+    /// The WHERE clause and bindings for `query` (uncached; for writes).
+    static func whereClause(_ query: ItemQuery) throws(KeychainStoreError) -> (sql: String, bindings: [SQLiteValue]) {
+        let (shape, bindings) = try shapeAndBindings(query)
+        return (whereClause(shape), bindings)
+    }
+
+    private static func inList(_ column: String, _ count: Int) -> String {
+        count == 0 ? "0" : "\(column) IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))"
     }
 
     // MARK: Rows
@@ -156,9 +182,9 @@ enum ItemSQL {
               let accessibility = Accessibility(rawValue: pdmnText) else {
             throw KeychainStoreError(.invalidKeychain, "malformed \(itemClass.code) row")
         }
-        var attributes: [String: AttributeValue] = [:]
+        var attributes = ItemAttributes()
         if withAttributes {
-            attributes.reserveCapacity(12)
+            attributes = ItemAttributes(reservingCapacity: 12)
             let stringMask = UInt64(bitPattern: row.int64(at: 7))
             var column = firstAttributeColumn
             var bit: UInt64 = 1
@@ -187,7 +213,7 @@ enum ItemSQL {
                     let text = row.string(at: column) ?? ""
                     value = descriptor.kind == .bytes && stringMask & bit == 0 ? .data(Data(text.utf8)) : .string(text)
                 }
-                attributes[descriptor.key] = value
+                attributes.appendUnique(descriptor.key, value)
             }
         }
         let secret = row.data(at: 8).map {

@@ -10,6 +10,8 @@ import OSecCrypto
 final class KeyRing: @unchecked Sendable {  // sendable: mutable state guarded by `lock`
     /// The keychain's random 16-byte id, bound into every associated data.
     let keychainID: Data
+    /// "OSecKeychain.item.v1" ‖ keychain id: the start of every item secret's associated data.
+    let itemAADPrefix: Data
     private let lock = NSLock()
     private var master: KeyMaterial?
     private var classKeys: [ProtectionClass: KeyMaterial] = [:]
@@ -17,6 +19,7 @@ final class KeyRing: @unchecked Sendable {  // sendable: mutable state guarded b
 
     init(keychainID: Data) {
         self.keychainID = keychainID
+        self.itemAADPrefix = Data("OSecKeychain.item.v1".utf8) + keychainID
     }
 
     /// Installs the class D key (available without a password).
@@ -84,13 +87,13 @@ final class KeyRing: @unchecked Sendable {  // sendable: mutable state guarded b
     /// Seals an item secret under its protection class key, bound to its row.
     func sealSecret(_ secret: Data, binding: SecretBinding) throws(KeychainStoreError) -> Data {
         let key = try classKey(binding.protectionClass)
-        return try AEADBox.seal(secret, key: key, aad: binding.associatedData(keychainID: keychainID))
+        return try AEADBox.seal(secret, key: key, aad: binding.associatedData(prefix: itemAADPrefix))
     }
 
     /// Opens an item secret; a blob that does not belong to the row throws `integrityCheckFailed`.
     func openSecret(_ blob: Data, binding: SecretBinding) throws(KeychainStoreError) -> Data {
         let key = try classKey(binding.protectionClass)
-        return try AEADBox.open(blob, key: key, aad: binding.associatedData(keychainID: keychainID),
+        return try AEADBox.open(blob, key: key, aad: binding.associatedData(prefix: itemAADPrefix),
                                 failure: .integrityCheckFailed)
     }
 

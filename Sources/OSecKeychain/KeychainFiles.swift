@@ -60,6 +60,7 @@ package struct KeychainFiles: Sendable {
                 throw KeychainFiles.posixError("cannot create directory \(directory)")
             }
             _ = chmod(directory, 0o700)  // umask may have removed bits; never add more than 0700
+            KeychainFiles.syncDirectory(of: directory)  // the new entry must survive power loss too
         }
     }
 
@@ -75,6 +76,7 @@ package struct KeychainFiles: Sendable {
         }
         _ = fchmod(fd, 0o600)
         close(fd)
+        KeychainFiles.syncDirectory(of: database)  // SQLite syncs the WAL's directory entry, not the database's
         return true
     }
 

@@ -11,7 +11,7 @@ package struct KeychainItem: Sendable {
     package let persistentRef: PersistentRef
     /// Stored class attributes (non-NULL columns; primary-key attributes are always present, with their
     /// defaults when they were omitted at add time). Empty when the query set `includesAttributes = false`.
-    package let attributes: [String: AttributeValue]
+    package let attributes: ItemAttributes
     /// `agrp`.
     package let accessGroup: String
     /// `pdmn`.

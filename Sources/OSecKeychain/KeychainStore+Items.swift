@@ -15,7 +15,7 @@ extension KeychainStore {
     package func add(contentsOf items: [NewItem]) throws(KeychainStoreError) -> [KeychainItem] {
         let now = Date()
         // Validate and seal before taking the write lock.
-        var rows: [(item: NewItem, uuid: Data, sealed: Data?, attributes: [String: AttributeValue], bindings: [SQLiteValue])] = []
+        var rows: [(item: NewItem, uuid: Data, sealed: Data?, attributes: ItemAttributes, bindings: [SQLiteValue])] = []
         rows.reserveCapacity(items.count)
         for item in items {
             let uuid = try PasswordKDF.randomBytes(PersistentRef.uuidLength)
@@ -54,22 +54,15 @@ extension KeychainStore {
     /// secrets with ``SealedSecret/open()``. Works while locked.
     package func find(_ query: ItemQuery) throws(KeychainStoreError) -> [KeychainItem] {
         if let limit = query.limit, limit <= 0 { return [] }
-        let (clause, bindings) = try ItemSQL.whereClause(query)
-        // No ORDER BY: without table statistics SQLite would pick an index that yields row-id order (e.g.
-        // `svce` alone) over the one that matches every condition, turning a point lookup into a scan.
-        // Results are sorted by row id below; which items a LIMIT keeps is unspecified, as in Apple's API.
-        var sql = ItemSQL.selectPrefix(query.itemClass, withAttributes: query.includesAttributes) + clause
-        var allBindings = bindings
-        if let limit = query.limit {
-            sql += " LIMIT ?"
-            allBindings.append(.integer(Int64(limit)))
-        }
+        var (shape, bindings) = try ItemSQL.shapeAndBindings(query)
+        let withAttributes = query.includesAttributes
+        if let limit = query.limit { bindings.append(.integer(Int64(limit))) }
+        let sql = findSQL.text(for: FindShape(query: shape, withAttributes: withAttributes, hasLimit: query.limit != nil))
         let itemClass = query.itemClass
         let keyRing = self.keyRing
-        let withAttributes = query.includesAttributes
         var items: [KeychainItem] = []
         try KeychainStore.mapErrors {
-            try db.forEachRow(sql, allBindings) { row in
+            try db.forEachRow(sql, bindings) { row in
                 items.append(try ItemSQL.decodeRow(row, itemClass: itemClass, keyRing: keyRing, withAttributes: withAttributes))
             }
         }
@@ -169,20 +162,25 @@ extension KeychainStore {
 
     /// The INSERT bindings for `item` and the attributes as they will read back.
     private func insertBindings(_ item: NewItem, uuid: Data, sealed: Data?, now: Date)
-        throws(KeychainStoreError) -> ([SQLiteValue], [String: AttributeValue]) {
+        throws(KeychainStoreError) -> ([SQLiteValue], ItemAttributes) {
         let itemClass = item.itemClass
         var columns = [SQLiteValue](repeating: .null, count: itemClass.attributes.count)
-        var stored: [String: AttributeValue] = [:]
+        var given = [AttributeValue?](repeating: nil, count: itemClass.attributes.count)
         var strings: UInt64 = 0
         for (index, descriptor, value) in try ItemSQL.validated(item.attributes, of: itemClass) {
             let (column, isString) = try ItemSQL.columnValue(value, for: descriptor)
             columns[index] = column
+            given[index] = value
             if isString { strings |= 1 << UInt64(index) }
-            stored[descriptor.key] = value
         }
-        for (index, descriptor) in itemClass.attributes.enumerated() where descriptor.isPrimaryKey && columns[index] == .null {
-            columns[index] = ItemSQL.defaultValue(for: descriptor)
-            stored[descriptor.key] = ItemSQL.defaultAttribute(for: descriptor)
+        var stored = ItemAttributes(reservingCapacity: item.attributes.count + 6)
+        for (index, descriptor) in itemClass.attributes.enumerated() {
+            if let value = given[index] {
+                stored.appendUnique(descriptor.key, value)
+            } else if descriptor.isPrimaryKey {
+                columns[index] = ItemSQL.defaultValue(for: descriptor)
+                stored.appendUnique(descriptor.key, ItemSQL.defaultAttribute(for: descriptor))
+            }
         }
         let timestamp = now.timeIntervalSinceReferenceDate
         let engine: [SQLiteValue] = [

@@ -24,6 +24,7 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
 
     let db: Database
     let keyRing: KeyRing
+    let findSQL = FindSQLCache()
     private let deviceKey: KeyMaterial
 
     /// How long operations wait for other connections' write locks.

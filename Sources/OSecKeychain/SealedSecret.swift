@@ -25,12 +25,24 @@ struct SecretBinding: Sendable {
     let uuid: Data
     let protectionClass: ProtectionClass
 
-    func associatedData(keychainID: Data) -> Data {
-        var aad = Data("OSecKeychain.item.v1".utf8)
-        aad.append(keychainID)
-        aad.append(contentsOf: itemClass.code.utf8)
+    /// `prefix` is ``KeyRing/itemAADPrefix`` ("OSecKeychain.item.v1" ‖ keychain id).
+    func associatedData(prefix: Data) -> Data {
+        var aad = Data(capacity: prefix.count + 4 + uuid.count + 1)
+        aad.append(prefix)
+        aad.append(itemClass.codeBytes)
         aad.append(uuid)
-        aad.append(contentsOf: protectionClass.rawValue.utf8)
+        aad.append(protectionClass.byte)
         return aad
+    }
+}
+
+extension ProtectionClass {
+    /// The class letter as one ASCII byte.
+    var byte: UInt8 {
+        switch self {
+        case .whenUnlocked: UInt8(ascii: "A")
+        case .afterFirstUnlock: UInt8(ascii: "C")
+        case .always: UInt8(ascii: "D")
+        }
     }
 }

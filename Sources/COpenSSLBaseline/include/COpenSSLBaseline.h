@@ -25,4 +25,6 @@ double osec_baseline_p256_public_decode_generic(double seconds);
 /// P-256 public key from an X9.63 point: EVP_PKEY_fromdata.
 double osec_baseline_p256_public_decode_fromdata(double seconds);
 
+#include "COpenSSLKeychainBaseline.h"
+
 #endif

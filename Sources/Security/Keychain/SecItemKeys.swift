@@ -32,7 +32,7 @@ enum SecItemKeys {
 
     /// Rebuilds the SecKey of a stored key item.
     static func key(from item: KeychainItem, secret: Data, reference: SecItemReference) throws -> SecKey {
-        let key = try self.key(fromData: secret, attributes: item.attributes)
+        let key = try self.key(fromData: secret, attributes: item.attributes.dictionary)
         return SecKey(key.key, keychainReference: reference)
     }
 }

@@ -101,7 +101,7 @@ enum SecItemStore {
 
     static func found(_ item: KeychainItem, in keychain: SecKeychain, itemClass: SecItemClass) -> Found {
         var attributes: [String: Any] = [:]
-        for (k, v) in item.attributes { attributes[k] = v.foundationValue }
+        for entry in item.attributes { attributes[entry.key] = entry.value.foundationValue }
         attributes["agrp"] = item.accessGroup
         attributes["pdmn"] = item.accessibility.rawValue
         attributes["sync"] = NSNumber(value: item.isSynchronizable ? 1 : 0)
