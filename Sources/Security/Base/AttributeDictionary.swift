@@ -23,21 +23,20 @@ struct AttributeDictionary {
     }
 
     /// Every entry with a string key (enumerates the source once per call).
-    var values: [String: Any] {
-        if let local { return local }
-        var values: [String: Any] = [:]
-        source?.forEach { key, value in
-            if let k = AttributeDictionary.stringValue(key) { values[k] = value }
-        }
-        return values
-    }
+    var values: [String: Any] { entries().values }
 
     /// Keys that are not strings (Apple rejects them with errSecParam in SecItem calls).
-    var hasNonStringKeys: Bool {
-        guard local == nil, let source else { return false }
-        var found = false
-        source.forEach { key, _ in if AttributeDictionary.stringValue(key) == nil { found = true } }
-        return found
+    var hasNonStringKeys: Bool { entries().hasNonStringKeys }
+
+    /// One pass over the source: the string-keyed entries, and whether any key was not a string.
+    func entries() -> (values: [String: Any], hasNonStringKeys: Bool) {
+        if let local { return (local, false) }
+        var values: [String: Any] = [:]
+        var nonString = false
+        source?.forEach { key, value in
+            if let k = AttributeDictionary.stringValue(key) { values[k] = value } else { nonString = true }
+        }
+        return (values, nonString)
     }
 
     var keys: Dictionary<String, Any>.Keys { values.keys }

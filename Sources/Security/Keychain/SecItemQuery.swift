@@ -32,8 +32,9 @@ struct SecItemQuery {
 
     /// Parses `dictionary` for `operation`. Throws Apple's errSecParam / errSecNoSuchClass / errSecNoSuchAttr.
     init(_ dictionary: NSDictionary?, for operation: Operation) throws {
-        let dict = AttributeDictionary(dictionary)
-        guard !dict.hasNonStringKeys else { throw SecError.param("query keys must be strings") }
+        let (entries, hasNonStringKeys) = AttributeDictionary(dictionary).entries()
+        guard !hasNonStringKeys else { throw SecError.param("query keys must be strings") }
+        let dict = AttributeDictionary(values: entries)
         raw = dict
 
         var persistentRef: Data?

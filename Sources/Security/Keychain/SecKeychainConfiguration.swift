@@ -22,6 +22,12 @@ public enum SecKeychainConfiguration {
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var configuredGroups: [String]?
+    /// The environment's groups, read once (reading the environment costs more than a keychain lookup).
+    private static let environmentGroups: [String] = {
+        let env = ProcessInfo.processInfo.environment[accessGroupsEnvironmentVariable] ?? ""
+        let groups = env.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return groups.isEmpty ? [defaultAccessGroup] : groups
+    }()
 
     /// The process's access groups; set to override the environment. Empty or nil restores the default.
     public static var accessGroups: [String] {
@@ -29,9 +35,7 @@ public enum SecKeychainConfiguration {
             lock.lock()
             defer { lock.unlock() }
             if let configuredGroups, !configuredGroups.isEmpty { return configuredGroups }
-            let env = ProcessInfo.processInfo.environment[accessGroupsEnvironmentVariable] ?? ""
-            let groups = env.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            return groups.isEmpty ? [defaultAccessGroup] : groups
+            return environmentGroups
         }
         set {
             lock.lock()
