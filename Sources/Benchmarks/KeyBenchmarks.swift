@@ -9,6 +9,7 @@ enum BenchSuites {
         BenchSuite(name: "symmetric", rows: SymmetricBenchmarks.rows),
         BenchSuite(name: "crypto-layer", rows: CryptoLayerBenchmarks.rows),
         BenchSuite(name: "keychain", rows: KeychainBenchmarks.rows),
+        BenchSuite(name: "pkcs12", rows: PKCS12Benchmarks.rows),
     ]
 }
 

@@ -26,5 +26,6 @@ double osec_baseline_p256_public_decode_generic(double seconds);
 double osec_baseline_p256_public_decode_fromdata(double seconds);
 
 #include "COpenSSLKeychainBaseline.h"
+#include "COpenSSLPKCS12Baseline.h"
 
 #endif

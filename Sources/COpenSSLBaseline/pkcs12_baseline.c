@@ -1,0 +1,84 @@
+#include "COpenSSLPKCS12Baseline.h"
+#include <openssl/bio.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/pkcs12.h>
+#include <openssl/provider.h>
+#include <openssl/x509.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static double pkcs12_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int load_providers(void) {
+    static int loaded = 0;
+    if (!loaded) {
+        // Loading "legacy" explicitly disables the implicit default provider, so load both.
+        if (OSSL_PROVIDER_load(NULL, "legacy") == NULL || OSSL_PROVIDER_load(NULL, "default") == NULL) return 0;
+        loaded = 1;
+    }
+    return 1;
+}
+
+static unsigned char *read_file(const char *path, long *length) {
+    FILE *file = fopen(path, "rb");
+    if (file == NULL) return NULL;
+    unsigned char *buffer = NULL;
+    if (fseek(file, 0, SEEK_END) == 0) {
+        long size = ftell(file);
+        if (size > 0 && fseek(file, 0, SEEK_SET) == 0) {
+            buffer = malloc((size_t)size);
+            if (buffer != NULL && fread(buffer, 1, (size_t)size, file) != (size_t)size) {
+                free(buffer);
+                buffer = NULL;
+            }
+            *length = size;
+        }
+    }
+    fclose(file);
+    return buffer;
+}
+
+static int parse_once(const unsigned char *der, long length, const char *password) {
+    const unsigned char *cursor = der;
+    PKCS12 *p12 = d2i_PKCS12(NULL, &cursor, length);
+    if (p12 == NULL) return 0;
+    EVP_PKEY *key = NULL;
+    X509 *cert = NULL;
+    STACK_OF(X509) *ca = NULL;
+    int ok = PKCS12_parse(p12, password, &key, &cert, &ca) == 1 && key != NULL && cert != NULL;
+    EVP_PKEY_free(key);
+    X509_free(cert);
+    sk_X509_pop_free(ca, X509_free);
+    PKCS12_free(p12);
+    return ok;
+}
+
+double osec_baseline_pkcs12_parse_file(const char *path, const char *password, double seconds) {
+    if (!load_providers()) return -1;
+    long length = 0;
+    unsigned char *der = read_file(path, &length);
+    if (der == NULL) return -1;
+    double result = -1;
+    long ops = 0;
+    double start = pkcs12_now(), elapsed = 0;
+    while (elapsed < seconds) {
+        for (int i = 0; i < 8; i++) {
+            if (!parse_once(der, length, password)) {
+                ERR_clear_error();
+                goto done;
+            }
+            ops++;
+        }
+        elapsed = pkcs12_now() - start;
+    }
+    result = (double)ops / elapsed;
+done:
+    free(der);
+    return result;
+}

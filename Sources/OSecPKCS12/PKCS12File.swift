@@ -1,0 +1,52 @@
+import Foundation
+import OSecASN1
+import OSecCrypto
+
+/// Entry points for reading PKCS#12 (PFX) files.
+package enum PKCS12File {
+    /// Decodes a PKCS#12 file: verifies the MAC (if any), decrypts the safes and shrouded keys.
+    ///
+    /// - Parameters:
+    ///   - data: The file, DER or BER.
+    ///   - password: The password; `nil` is treated as empty. For an empty password both the `00 00` BMP
+    ///     encoding and the zero-length encoding are tried, as OpenSSL does.
+    /// - Throws: `.authenticationFailed` for a wrong password (MAC mismatch; for files without a MAC, a
+    ///   decryption failure or undecodable plaintext), `.malformed`, `.unsupportedAlgorithm` (naming the
+    ///   OID) or `.resourceLimit`.
+    package static func decode(_ data: Data, password: String?) throws(PKCS12Error) -> PKCS12Contents {
+        try mapErrors {
+            var decoder = PKCS12Decoder(password: PKCS12Password(password))
+            return try decoder.decode([UInt8](data))
+        }
+    }
+
+    /// Decodes a file and pairs its keys and certificates (see ``PKCS12Contents/identities()``).
+    package static func identities(in data: Data, password: String?) throws(PKCS12Error)
+        -> (identities: [PKCS12Identity], contents: PKCS12Contents)
+    {
+        let contents = try decode(data, password: password)
+        return (try contents.identities(), contents)
+    }
+
+    /// Runs `body`, turning the lower layers' errors into `PKCS12Error`.
+    static func mapErrors<T>(_ body: () throws -> T) throws(PKCS12Error) -> T {
+        do {
+            return try body()
+        } catch let error as PKCS12Error {
+            throw error
+        } catch let error as ASN1Error {
+            throw PKCS12Error(.malformed, "ASN.1: \(error.reason)")
+        } catch let error as CryptoError {
+            switch error.code {
+            case .resourceLimit: throw PKCS12Error(.resourceLimit, error.reason)
+            case .unsupportedAlgorithm: throw PKCS12Error(.unsupportedAlgorithm, error.reason)
+            case .invalidParameter, .invalidKey, .decryptionFailed: throw PKCS12Error(.malformed, error.reason)
+            default: throw PKCS12Error(.internalError, error.description)
+            }
+        } catch is PBEDecryptionFailure {
+            throw PKCS12Error(.malformed, "decryption failed")
+        } catch {
+            throw PKCS12Error(.internalError, "\(error)")
+        }
+    }
+}
