@@ -52,7 +52,7 @@ let package = Package(
 
         // MARK: Tools
         .executableTarget(name: "SecurityTool", dependencies: ["Security"]),
-        .executableTarget(name: "Benchmarks", dependencies: ["Security", "OSecCrypto", "OSecX509", "COpenSSLBaseline"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["Security", "OSecCrypto", "OSecX509", "OSecKeychain", "COpenSSLBaseline"]),
         .executableTarget(name: "LimboHarness", dependencies: ["Security", "OSecTrust", "OSecX509"]),
 
         // MARK: Tests

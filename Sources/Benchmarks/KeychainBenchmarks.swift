@@ -1,5 +1,6 @@
 import COpenSSLBaseline
 import Foundation
+import OSecKeychain
 import Security
 
 /// Keychain adds and finds (kSecReturnData by service + account) on a 10,000-item keychain, beside the floor:
@@ -43,6 +44,38 @@ enum KeychainBenchmarks {
                                                      kSecUseKeychain as String: keychain]
                              var result: CFTypeRef?
                              guard SecItemCopyMatching(q as CFDictionary, &result) == errSecSuccess else { throw BenchFailure() }
+                         }
+                     },
+                     openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) }),
+            BenchRow(name: "  same, query dictionaries built beforehand", unit: "op/s", opensslLabel: "SQLite SELECT + AES-256-GCM open (C floor)",
+                     ours: { s in
+                         let queries: [CFDictionary] = (0..<1024).map { _ in
+                             let i = Int.random(in: 0..<itemCount, using: &generator)
+                             let q: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "service",
+                                                     kSecAttrAccount as String: "account-\(i)", kSecReturnData as String: true,
+                                                     kSecUseKeychain as String: keychain]
+                             return q as CFDictionary
+                         }
+                         var n = 0
+                         return measure(s) {
+                             var result: CFTypeRef?
+                             n = (n + 1) & 1023
+                             guard SecItemCopyMatching(queries[n], &result) == errSecSuccess else { throw BenchFailure() }
+                         }
+                     },
+                     openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) }),
+            BenchRow(name: "  [store layer] find + open secret", unit: "op/s", opensslLabel: "SQLite SELECT + AES-256-GCM open (C floor)",
+                     ours: { s in
+                         guard let store = try? KeychainStore.open(at: directory + "/bench.keychain-db") else { return -1 }
+                         return measure(s) {
+                             let i = Int.random(in: 0..<itemCount, using: &generator)
+                             var query = ItemQuery(itemClass: .genericPassword,
+                                                   attributes: ["svce": .string("service"), "acct": .string("account-\(i)")],
+                                                   accessGroups: SecKeychainConfiguration.accessGroups, isSynchronizable: false, limit: 1)
+                             query.includesAttributes = false
+                             guard let item = try store.find(query).first, let secret = try item.secret?.open(), secret.count == 64 else {
+                                 throw BenchFailure()
+                             }
                          }
                      },
                      openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) }),
