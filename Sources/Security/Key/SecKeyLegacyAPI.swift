@@ -45,6 +45,22 @@ private func copyOut(_ bytes: Data, _ out: UnsafeMutablePointer<UInt8>, _ outLen
     return errSecSuccess
 }
 
+/// Runs one legacy operation: the algorithm for `padding`, the input copied out of the caller's buffer, the
+/// output copied into it; errors become the OSStatus.
+private func legacyOperation(_ key: SecKey, _ padding: SecPadding, signing: Bool, _ input: UnsafePointer<UInt8>, _ inputLength: Int,
+                             _ output: UnsafeMutablePointer<UInt8>, _ outputLength: UnsafeMutablePointer<Int>,
+                             _ operation: (SecKeyAlgorithm, Data) throws -> Data) -> OSStatus {
+    guard let data = bytes(input, inputLength),
+          let algorithm = legacyAlgorithm(key, padding, signing: signing, inputLength: inputLength) else { return errSecParam }
+    do {
+        return copyOut(try operation(algorithm, data), output, outputLength)
+    } catch let error as SecError {
+        return error.status
+    } catch {
+        return errSecInternal
+    }
+}
+
 private func bytes(_ pointer: UnsafePointer<UInt8>, _ count: Int) -> Data? {
     guard count >= 0 else { return nil }
     return Data(bytes: pointer, count: count)
@@ -53,48 +69,26 @@ private func bytes(_ pointer: UnsafePointer<UInt8>, _ count: Int) -> Data? {
 /// Apple's `SecKeyEncrypt` (RSA public key; padding none, PKCS1 or OAEP-SHA1).
 public func SecKeyEncrypt(_ key: SecKey, _ padding: SecPadding, _ plainText: UnsafePointer<UInt8>, _ plainTextLen: Int,
                           _ cipherText: UnsafeMutablePointer<UInt8>, _ cipherTextLen: UnsafeMutablePointer<Int>) -> OSStatus {
-    guard let input = bytes(plainText, plainTextLen),
-          let algorithm = legacyAlgorithm(key, padding, signing: false, inputLength: plainTextLen) else { return errSecParam }
-    do {
-        return copyOut(try SecKeyOperations.encrypt(key, algorithm, input), cipherText, cipherTextLen)
-    } catch let error as SecError {
-        return error.status
-    } catch {
-        return errSecInternal
+    legacyOperation(key, padding, signing: false, plainText, plainTextLen, cipherText, cipherTextLen) {
+        try SecKeyOperations.encrypt(key, $0, $1)
     }
 }
 
 /// Apple's `SecKeyDecrypt` (RSA private key). With no padding, leading zero bytes are stripped as Apple does.
 public func SecKeyDecrypt(_ key: SecKey, _ padding: SecPadding, _ cipherText: UnsafePointer<UInt8>, _ cipherTextLen: Int,
                           _ plainText: UnsafeMutablePointer<UInt8>, _ plainTextLen: UnsafeMutablePointer<Int>) -> OSStatus {
-    guard let input = bytes(cipherText, cipherTextLen),
-          let algorithm = legacyAlgorithm(key, padding, signing: false, inputLength: cipherTextLen) else { return errSecParam }
-    do {
-        var output = try SecKeyOperations.decrypt(key, algorithm, input)
-        if padding == [], let first = output.firstIndex(where: { $0 != 0 }) {
-            output = Data(output[first...])
-        } else if padding == [] {
-            output = Data()
-        }
-        return copyOut(output, plainText, plainTextLen)
-    } catch let error as SecError {
-        return error.status
-    } catch {
-        return errSecInternal
+    legacyOperation(key, padding, signing: false, cipherText, cipherTextLen, plainText, plainTextLen) {
+        let output = try SecKeyOperations.decrypt(key, $0, $1)
+        guard padding == [] else { return output }
+        return Data(output.drop(while: { $0 == 0 }))
     }
 }
 
 /// Apple's `SecKeyRawSign` (iOS semantics: `.PKCS1SHAn` signs a digest, `.PKCS1` a DigestInfo, none = raw RSA).
 public func SecKeyRawSign(_ key: SecKey, _ padding: SecPadding, _ dataToSign: UnsafePointer<UInt8>, _ dataToSignLen: Int,
                           _ sig: UnsafeMutablePointer<UInt8>, _ sigLen: UnsafeMutablePointer<Int>) -> OSStatus {
-    guard let input = bytes(dataToSign, dataToSignLen),
-          let algorithm = legacyAlgorithm(key, padding, signing: true, inputLength: dataToSignLen) else { return errSecParam }
-    do {
-        return copyOut(try SecKeyOperations.sign(key, algorithm, input), sig, sigLen)
-    } catch let error as SecError {
-        return error.status
-    } catch {
-        return errSecInternal
+    legacyOperation(key, padding, signing: true, dataToSign, dataToSignLen, sig, sigLen) {
+        try SecKeyOperations.sign(key, $0, $1)
     }
 }
 
