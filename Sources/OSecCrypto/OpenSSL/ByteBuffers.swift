@@ -22,21 +22,26 @@ extension Data {
     }
 
     /// Creates `capacity` bytes, lets `body` fill them and return how many it wrote, and trims to that.
-    /// The capacity is always at least one byte so the pointer is never NULL.
+    /// The capacity is always at least one byte so the pointer is never NULL. The buffer is not zero-filled
+    /// first (for a 1 MiB AES-GCM output that memset alone cost 7% of the operation); only the bytes `body`
+    /// reports as written become the Data.
     static func filling(
         capacity: Int, _ body: (UnsafeMutableRawPointer) throws(CryptoError) -> Int
     ) throws(CryptoError) -> Data {
-        var data = Data(count: Swift.max(capacity, 1))
-        let result: Result<Int, CryptoError> = data.withUnsafeMutableBytes { buffer in
-            Result { () throws(CryptoError) -> Int in
-                guard let base = buffer.baseAddress else { throw CryptoError(.internalError, "allocation failed") }
-                return try body(base)
-            }
+        let size = Swift.max(capacity, 1)
+        let base = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        let used: Int
+        do {
+            used = try body(base)
+        } catch {
+            base.deallocate()
+            throw error
         }
-        let used = try result.get()
-        guard used >= 0, used <= capacity else { throw CryptoError(.internalError, "output size out of range") }
-        if used < data.count { data.removeSubrange(used...) }
-        return data
+        guard used >= 0, used <= capacity else {
+            base.deallocate()
+            throw CryptoError(.internalError, "output size out of range")
+        }
+        return Data(bytesNoCopy: base, count: used, deallocator: .custom { pointer, _ in pointer.deallocate() })
     }
 
     /// Overwrites the bytes with zeros (for temporaries that held secrets).
