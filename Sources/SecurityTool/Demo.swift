@@ -6,6 +6,7 @@ enum Demo {
     static func run(_ arguments: [String]) -> Int32 {
         do {
             try keys()
+            try pki()
             print("\nDemo finished: every step succeeded.")
             return 0
         } catch {
