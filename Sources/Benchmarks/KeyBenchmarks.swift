@@ -10,6 +10,7 @@ enum BenchSuites {
         BenchSuite(name: "crypto-layer", rows: CryptoLayerBenchmarks.rows),
         BenchSuite(name: "keychain", rows: KeychainBenchmarks.rows),
         BenchSuite(name: "pkcs12", rows: PKCS12Benchmarks.rows),
+        BenchSuite(name: "x509", rows: X509Benchmarks.rows),
     ]
 }
 

@@ -14,7 +14,7 @@ extension Certificate {
         self = first
     }
 
-    /// Parses every `CERTIFICATE` (and `X509 CERTIFICATE` / `TRUSTED CERTIFICATE`-less) block of a PEM bundle, in order:
+    /// Parses every `CERTIFICATE` (or legacy `X509 CERTIFICATE`) block of a PEM bundle, in order:
     /// the "server replied with a PEM chain" call. Other block types (keys, CRLs) are skipped;
     /// a malformed certificate block fails the whole call.
     package static func certificates(fromPEM string: String) throws(X509Error) -> [Certificate] {

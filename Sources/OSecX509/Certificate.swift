@@ -60,6 +60,7 @@ package struct Certificate: Sendable {
     package struct Version: Hashable, Sendable, Comparable, CustomStringConvertible {
         /// The encoded value: 0 = v1, 1 = v2, 2 = v3.
         package let rawValue: Int
+        package init(rawValue: Int) { self.rawValue = rawValue }
         package static let v1 = Version(rawValue: 0)
         package static let v2 = Version(rawValue: 1)
         package static let v3 = Version(rawValue: 2)

@@ -38,6 +38,9 @@ package struct CertificateBuilder: Sendable {
     package var includesAuthorityKeyIdentifier = true
     /// Raw extensions appended after the typed ones (e.g. certificatePolicies, an unknown critical extension).
     package var additionalExtensions: [Extension] = []
+    /// The version to encode. v1/v2 certificates cannot carry extensions: turn off SKI/AKI and leave the typed
+    /// extensions nil (building throws ``X509Error/Code/invalidValue`` otherwise). For trust tests of legacy roots.
+    package var version: Certificate.Version = .v3
     /// `nil` → chosen from the signing key (RSA: PKCS#1 v1.5 SHA-256; EC: ECDSA SHA-256/384/512 by curve).
     package var signatureAlgorithm: SignatureAlgorithm?
 
@@ -151,10 +154,14 @@ package struct CertificateBuilder: Sendable {
         }
         let algorithm = signatureAlgorithm ?? SignatureAlgorithm.defaultAlgorithm(for: key)
         let extensionList = try extensions(issuerKeyID: issuerKeyID)
+        guard version == .v3 || extensionList.isEmpty else {
+            throw X509Error(.invalidValue, "a \(version) certificate cannot carry extensions")
+        }
+        guard (0...2).contains(version.rawValue) else { throw X509Error(.invalidValue, "unsupported version") }
         let tbs: [UInt8] = try X509Error.wrapping("cannot encode TBSCertificate") {
             var coder = DER.Serializer()
             try coder.appendConstructedNode(identifier: .sequence) { coder in
-                try coder.serialize(2, explicitlyTaggedWithTagNumber: 0)
+                if version != .v1 { try coder.serialize(version.rawValue, explicitlyTaggedWithTagNumber: 0) }
                 coder.appendPrimitiveNode(identifier: .integer) { $0.append(contentsOf: serialNumber) }
                 try coder.serialize(algorithm.identifier)
                 try coder.serialize(issuer)

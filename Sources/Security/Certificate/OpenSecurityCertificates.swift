@@ -158,17 +158,39 @@ public enum OpenSecurityCertificates {
         }
     }
 
-    /// A certificate for the subject and key of a CSR (DER or PEM), issued by `issuer`. The CSR signature must verify.
-    /// With `extensions` nil the CSR's requested extensions are copied; otherwise `extensions` replaces them.
+    /// A certificate for `publicKey`, issued by the certificate and private key of `issuer`.
+    public static func issueCertificate(
+        subject: [(String, String)], publicKey: SecKey, issuer: SecIdentity, notBefore: Date, notAfter: Date,
+        serialNumber: Data? = nil, extensions: Extensions = Extensions()
+    ) throws -> SecCertificate {
+        try issueCertificate(
+            subject: subject, publicKey: publicKey, issuerCertificate: issuer.certificate, issuerPrivateKey: issuer.privateKey,
+            notBefore: notBefore, notAfter: notAfter, serialNumber: serialNumber, extensions: extensions)
+    }
+
+    /// A certificate for the subject and key of a CSR (DER or PEM), issued by `issuer`. The CSR signature must verify
+    /// (errSecVerifyFailed otherwise). With `extensions` nil the CSR's requested extensions are copied; otherwise
+    /// `extensions` replaces them. SKI and AKI are always added.
     public static func issueCertificate(
         fromRequest request: Data, issuer: SecIdentity, notBefore: Date, notAfter: Date, serialNumber: Data? = nil,
         extensions: Extensions? = nil
     ) throws -> SecCertificate {
+        try issueCertificate(
+            fromRequest: request, issuerCertificate: issuer.certificate, issuerPrivateKey: issuer.privateKey,
+            notBefore: notBefore, notAfter: notAfter, serialNumber: serialNumber, extensions: extensions)
+    }
+
+    /// As ``issueCertificate(fromRequest:issuer:notBefore:notAfter:serialNumber:extensions:)`` with the issuer given
+    /// as a certificate and its private key.
+    public static func issueCertificate(
+        fromRequest request: Data, issuerCertificate: SecCertificate, issuerPrivateKey: SecKey, notBefore: Date,
+        notAfter: Date, serialNumber: Data? = nil, extensions: Extensions? = nil
+    ) throws -> SecCertificate {
         try facade {
             let csr = try parseRequest(request)
             guard csr.isSignatureValid else { throw SecError(errSecVerifyFailed, "the CSR signature does not verify") }
-            var builder = try CertificateBuilder(
-                request: csr, notBefore: time(notBefore), notAfter: time(notAfter))
+            guard notBefore <= notAfter else { throw SecError.param("notBefore is after notAfter") }
+            var builder = try CertificateBuilder(request: csr, notBefore: time(notBefore), notAfter: time(notAfter))
             if let serialNumber { builder.serialNumber = try serial(serialNumber) }
             if let extensions {
                 builder.basicConstraints = nil
@@ -179,7 +201,7 @@ public enum OpenSecurityCertificates {
                 builder.additionalExtensions = []
                 try apply(extensions, to: &builder)
             }
-            return SecCertificate(try builder.issued(by: issuer.certificate.certificate, issuerKey: issuer.privateKey.key))
+            return SecCertificate(try builder.issued(by: issuerCertificate.certificate, issuerKey: issuerPrivateKey.key))
         }
     }
 
