@@ -112,7 +112,7 @@ package struct PKCS12Contents: Sendable {
                 privateKey: key, privateKeyPKCS8: keyBag.pkcs8, certificate: leaf.der,
                 chain: chainIndices.map { certificates[$0].der },
                 friendlyName: keyAttributes.friendlyName ?? leaf.attributes.friendlyName,
-                subjectSummary: leafInfo.subjectSummary, localKeyID: keyID, publicKeyHash: leafInfo.publicKeyHash,
+                localKeyID: keyID, publicKeyHash: leafInfo.publicKeyHash,
                 keyAttributes: keyAttributes))
         }
         return result

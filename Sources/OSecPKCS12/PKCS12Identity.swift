@@ -13,18 +13,12 @@ package struct PKCS12Identity: Sendable {
     package let chain: [Data]
     /// The key bag's friendlyName, else the certificate bag's.
     package let friendlyName: String?
-    /// A summary of the leaf's subject (CN, else OU, else O, else emailAddress); the facade prefers
-    /// `SecCertificateCopySubjectSummary`.
-    package let subjectSummary: String?
     /// The localKeyId of the key bag (or of the certificate bag), if any.
     package let localKeyID: Data?
     /// SHA-1 of the leaf's public key bits (Apple's key identifier).
     package let publicKeyHash: Data
     /// The key bag's raw attributes.
     package let keyAttributes: BagAttributes
-
-    /// The display label: ``friendlyName``, else ``subjectSummary``.
-    package var label: String? { friendlyName ?? subjectSummary }
 
     /// `localKeyID`, falling back to ``publicKeyHash``.
     package var keyID: Data { localKeyID ?? publicKeyHash }

@@ -83,7 +83,6 @@ struct OpenSSLFlavour: Sendable, CustomTestStringConvertible {
         #expect(identity.certificate == leafDER)
         #expect(identity.chain == (flavour.chain ? [leafDER, f.intermediateDER, f.rootDER] : [leafDER]))
         #expect(identity.friendlyName == flavour.friendlyName)
-        #expect(identity.label == (flavour.friendlyName ?? f.subjectCN(flavour.leaf)))
         #expect(identity.localKeyID == Digest.hash(.sha1, leafDER))  // OpenSSL's localKeyID: SHA-1 of the cert
         let expectedKey = try f.privateKey(flavour.leaf)
         #expect(identity.privateKey.isSamePublicKey(as: expectedKey))

@@ -129,7 +129,7 @@ import Testing
         let identities = try PKCS12File.identities(in: file, password: nil).identities
         #expect(identities.map(\.certificate) == [f.ecLeafDER, f.rsaLeafDER, f.ecLeafDER])
         #expect(identities[0].friendlyName == nil)
-        #expect(identities[0].label == PKCS12Fixtures.ecSubjectCN)  // no friendlyName: subject summary
+        // No friendlyName: the facade labels it with the subject summary (PKCS12ImportTests.labelAndKeyFallbacksForECLeaf).
         #expect(identities[1].friendlyName == "rsa cert")  // the certificate's friendlyName
         #expect(identities[0].keyID == id1)
     }

@@ -78,7 +78,7 @@ enum PKCS12Importer {
             let status = SecTrustCreateWithCertificates(chain as NSArray, SecPolicyCreateBasicX509(), &trust)
             guard status == errSecSuccess, let trust else { throw SecError(status, "PKCS#12: cannot create the trust") }
             // Label: the friendlyName, else Apple's subject summary of the leaf.
-            let label = found.friendlyName ?? (SecCertificateCopySubjectSummary(leaf) as String?) ?? found.label
+            let label = found.friendlyName ?? (SecCertificateCopySubjectSummary(leaf) as String?)
             return Item(identity: identity, chain: chain, trust: trust, label: label, keyID: found.keyID)
         }
     }
