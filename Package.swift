@@ -53,7 +53,7 @@ let package = Package(
         // MARK: Tools
         .executableTarget(name: "SecurityTool", dependencies: ["Security"]),
         .executableTarget(name: "Benchmarks", dependencies: ["Security", "OSecCrypto", "OSecX509", "OSecKeychain", "COpenSSLBaseline"]),
-        .executableTarget(name: "LimboHarness", dependencies: ["Security", "OSecTrust", "OSecX509"]),
+        .executableTarget(name: "LimboHarness", dependencies: ["Security", "OSecTrust", "OSecX509", "OSecASN1"]),
 
         // MARK: Tests
         .target(name: "OSecTestSupport", path: "Tests/OSecTestSupport"),
@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "OSecKeychainTests", dependencies: ["OSecKeychain", "OSecTestSupport"]),
         .testTarget(name: "OSecPKCS12Tests", dependencies: ["OSecPKCS12", "OSecTestSupport"]),
         .testTarget(name: "OSecTrustTests", dependencies: ["OSecTrust", "OSecTestSupport"]),
-        .testTarget(name: "SecurityTests", dependencies: ["Security", "OSecTestSupport"]),
+        .testTarget(name: "SecurityTests", dependencies: ["Security", "OSecTestSupport", "OSecASN1", "OSecCrypto", "OSecX509"]),
     ],
     swiftLanguageModes: [.v6]
 )

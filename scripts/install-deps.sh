@@ -2,11 +2,12 @@
 # Installs the system packages OpenSecurity needs, when they are missing (Debian/Ubuntu).
 #   libssl-dev, libsqlite3-dev: the C libraries we link (OpenSSL 3, SQLite 3)
 #   openssl: the CLI, used as an interoperability peer by the tests
+#   publicsuffix: the Public Suffix List (wildcard certificates may not cover a public suffix)
 #   default-jdk-headless: Java's keytool, a PKCS#12 peer for the tests
 set -euo pipefail
 
 needed=()
-for pkg in libssl-dev libsqlite3-dev openssl pkg-config; do
+for pkg in libssl-dev libsqlite3-dev openssl pkg-config publicsuffix ca-certificates; do
     dpkg -s "$pkg" >/dev/null 2>&1 || needed+=("$pkg")
 done
 if [ "${1:-}" = "--with-test-peers" ] && ! command -v keytool >/dev/null 2>&1; then

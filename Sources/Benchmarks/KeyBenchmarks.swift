@@ -11,6 +11,7 @@ enum BenchSuites {
         BenchSuite(name: "keychain", rows: KeychainBenchmarks.rows),
         BenchSuite(name: "pkcs12", rows: PKCS12Benchmarks.rows),
         BenchSuite(name: "x509", rows: X509Benchmarks.rows),
+        BenchSuite(name: "trust", rows: TrustBenchmarks.rows),
     ]
 }
 

@@ -28,5 +28,6 @@ double osec_baseline_p256_public_decode_fromdata(double seconds);
 #include "COpenSSLKeychainBaseline.h"
 #include "COpenSSLPKCS12Baseline.h"
 #include "COpenSSLX509Baseline.h"
+#include "COpenSSLTrustBaseline.h"
 
 #endif

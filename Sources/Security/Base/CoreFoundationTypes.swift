@@ -27,6 +27,8 @@ public typealias CFNumber = NSNumber
 public typealias CFBoolean = NSNumber
 /// Apple's `CFIndex`.
 public typealias CFIndex = Int
+/// Apple's `CFOptionFlags`.
+public typealias CFOptionFlags = UInt
 /// Apple's `CFTypeID`.
 public typealias CFTypeID = UInt
 /// Apple's `CFAllocator`: allocators do not exist here; the only value is `kCFAllocatorDefault` (nil).

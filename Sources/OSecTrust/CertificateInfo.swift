@@ -1,0 +1,172 @@
+import Foundation
+import OSecASN1
+import OSecCrypto
+import OSecX509
+import Synchronization
+
+/// A certificate with the extensions the validator needs decoded once, its public key built on first use and
+/// the results of signature checks against issuer keys remembered.
+///
+/// Instances are shared through ``CertificateInfo/make(_:)``'s process-wide cache, so re-evaluating the same
+/// certificates (a new `SecTrust` over the same `SecCertificate`s) skips decoding and signature checks.
+package final class CertificateInfo: Sendable {
+    package let certificate: Certificate
+    /// Apple-normalized subject and issuer (for issuer lookup; RFC 5280 §7.1 name chaining, simplified).
+    package let normalizedSubject: ByteKey
+    package let normalizedIssuer: ByteKey
+    package let basicConstraints: BasicConstraints?
+    package let keyUsage: KeyUsage?
+    package let extendedKeyUsage: ExtendedKeyUsage?
+    package let subjectAlternativeNames: [GeneralName]?
+    package let subjectKeyIdentifier: ArraySlice<UInt8>?
+    package let authorityKeyIdentifier: AuthorityKeyIdentifier?
+    package let nameConstraints: NameConstraints?
+    /// Certificate policy processing inputs (RFC 5280 §6.1.3 (d)–(f), §6.1.4).
+    package let certificatePolicies: [ASN1ObjectIdentifier]?
+    package let policyMappings: [PolicyMapping]?
+    package let policyConstraints: PolicyConstraints?
+    package let inhibitAnyPolicy: Int?
+    /// Known extensions that failed to decode (OIDs, dotted).
+    package let unparseableExtensions: [String]
+    /// Critical extensions no check of ours handles.
+    package let unhandledCriticalExtensions: [String]
+    /// Public key kind and size in bits (RSA modulus bits, EC field bits); 0 when unknown.
+    package let keyKind: SubjectPublicKeyInfo.KeyKind
+    package let keyBits: Int
+    package let isSelfIssued: Bool
+    private let state = Mutex(State())
+
+    private struct State {
+        var key: AsymmetricKey?
+        var keyFailed = false
+        /// Signature verdicts by issuer SPKI bytes.
+        var signatureVerdicts: [ByteKey: Bool] = [:]
+    }
+
+    /// Extensions the validator processes (a critical extension outside this set fails `CriticalExtensions`).
+    package static let handledExtensions: Set<ASN1ObjectIdentifier> = [
+        X509OID.basicConstraints, X509OID.keyUsage, X509OID.extKeyUsage, X509OID.subjectAltName,
+        X509OID.nameConstraints, X509OID.certificatePolicies, X509OID.policyConstraints, X509OID.policyMappings,
+        X509OID.inhibitAnyPolicy, X509OID.subjectKeyIdentifier, X509OID.authorityKeyIdentifier,
+    ]
+
+    package init(_ certificate: Certificate) {
+        self.certificate = certificate
+        normalizedSubject = CertificateInfo.normalizedKey(certificate.subject)
+        normalizedIssuer = CertificateInfo.normalizedKey(certificate.issuer)
+        isSelfIssued = normalizedSubject == normalizedIssuer
+        let extensions = certificate.extensions
+        var bad: [String] = []
+        func decode<T>(_ oid: ASN1ObjectIdentifier, _ body: () throws(X509Error) -> T?) -> T? {
+            do { return try body() } catch {
+                bad.append(oid.dotted)
+                return nil
+            }
+        }
+        basicConstraints = decode(X509OID.basicConstraints) { () throws(X509Error) in try extensions.basicConstraints }
+        keyUsage = decode(X509OID.keyUsage) { () throws(X509Error) in try extensions.keyUsage }
+        extendedKeyUsage = decode(X509OID.extKeyUsage) { () throws(X509Error) in try extensions.extendedKeyUsage }
+        subjectAlternativeNames = decode(X509OID.subjectAltName) { () throws(X509Error) in
+            try extensions.subjectAlternativeNames
+        }
+        subjectKeyIdentifier = decode(X509OID.subjectKeyIdentifier) { () throws(X509Error) in
+            try extensions.subjectKeyIdentifier
+        }
+        authorityKeyIdentifier = decode(X509OID.authorityKeyIdentifier) { () throws(X509Error) in
+            try extensions.authorityKeyIdentifier
+        }
+        nameConstraints = decode(X509OID.nameConstraints) { () throws(X509Error) in try extensions.nameConstraints }
+        certificatePolicies = decode(X509OID.certificatePolicies) { () throws(X509Error) in
+            try extensions.certificatePolicies?.map(\.policyIdentifier)
+        }
+        policyConstraints = decode(X509OID.policyConstraints) { () throws(X509Error) in try extensions.policyConstraints }
+        inhibitAnyPolicy = decode(X509OID.inhibitAnyPolicy) { () throws(X509Error) in try extensions.inhibitAnyPolicy }
+        policyMappings = decode(X509OID.policyMappings) { () throws(X509Error) in try extensions.policyMappings }
+        _ = decode(X509OID.authorityInfoAccess) { () throws(X509Error) in try extensions.authorityInformationAccess }
+        _ = decode(X509OID.crlDistributionPoints) { () throws(X509Error) in try extensions.crlDistributionPoints }
+        unparseableExtensions = bad
+        unhandledCriticalExtensions = extensions.criticalOIDs
+            .filter { !CertificateInfo.handledExtensions.contains($0) }.map(\.dotted)
+        let spki = certificate.publicKeyInfo
+        keyKind = spki.kind
+        switch spki.kind {
+        case .rsa: keyBits = CertificateInfo.rsaModulusBits(spki.keyBytes)
+        case .ec(let curve): keyBits = curve.bits
+        case .ed25519: keyBits = 256
+        case .ed448: keyBits = 456
+        case .unsupported: keyBits = 0
+        }
+    }
+
+    /// Apple's normalized name; only PrintableString values change, so names without one are used as encoded.
+    static func normalizedKey(_ name: DistinguishedName) -> ByteKey {
+        let printable = name.rdns.contains { $0.attributes.contains { $0.valueTag == .printableString } }
+        return printable ? ByteKey(name.normalizedDERBytes) : ByteKey(name.derBytes)
+    }
+
+    /// The modulus size of an `RSAPublicKey` (PKCS#1) without building an OpenSSL key.
+    static func rsaModulusBits(_ bytes: ArraySlice<UInt8>) -> Int {
+        guard let node = try? DER.parse(bytes), let children = node.children, let modulus = children.first,
+            let content = modulus.primitiveContent
+        else { return 0 }
+        let trimmed = content.drop { $0 == 0 }
+        guard let first = trimmed.first else { return 0 }
+        return (trimmed.count - 1) * 8 + (8 - first.leadingZeroBitCount)
+    }
+
+    package var subject: DistinguishedName { certificate.subject }
+    package var spkiBytes: ArraySlice<UInt8> { certificate.publicKeyInfo.derBytes }
+    package var isCA: Bool { basicConstraints?.isCertificateAuthority ?? false }
+
+    /// Whether issuer and subject match and the key signed itself (checked lazily).
+    package var isSelfSigned: Bool { isSelfIssued && isSigned(by: self) }
+
+    /// The public key, built once.
+    package var publicKey: AsymmetricKey? {
+        if let cached = state.withLock({ $0.keyFailed ? nil : $0.key }) { return cached }
+        if state.withLock({ $0.keyFailed }) { return nil }
+        let key = try? certificate.publicKeyInfo.makeKey()
+        state.withLock {
+            $0.key = key
+            $0.keyFailed = key == nil
+        }
+        return key
+    }
+
+    /// Whether `issuer`'s key signed this certificate (remembered per issuer key).
+    package func isSigned(by issuer: CertificateInfo) -> Bool {
+        if let verdict = cachedVerdict(issuer) { return verdict }
+        let verdict = issuer.publicKey.map { certificate.isSignature(validFor: $0) } ?? false
+        state.withLock { $0.signatureVerdicts[ByteKey(issuer.spkiBytes)] = verdict }
+        return verdict
+    }
+
+    /// The remembered verdict for `issuer`, if the signature was checked before.
+    package func cachedVerdict(_ issuer: CertificateInfo) -> Bool? {
+        state.withLock { $0.signatureVerdicts[ByteKey(issuer.spkiBytes)] }
+    }
+
+    // MARK: Shared cache
+
+    private static let cache = Mutex([ByteKey: CertificateInfo]())
+    /// Entries kept before the cache is emptied (a crude bound; evaluation never depends on a hit).
+    package static let cacheCapacity = 4096
+
+    /// Empties the shared cache (benchmarks measure cold evaluations this way; tests use it to isolate runs).
+    package static func purgeCache() {
+        cache.withLock { $0.removeAll() }
+        EvaluationMemo.purge()
+    }
+
+    /// The shared info for a certificate (decoded on first use).
+    package static func make(_ certificate: Certificate) -> CertificateInfo {
+        let key = ByteKey(certificate.derBytes)
+        if let hit = cache.withLock({ $0[key] }) { return hit }
+        let info = CertificateInfo(certificate)
+        cache.withLock {
+            if $0.count >= cacheCapacity { $0.removeAll(keepingCapacity: true) }
+            $0[key] = info
+        }
+        return info
+    }
+}

@@ -1,0 +1,308 @@
+import OSecASN1
+import OSecX509
+import Synchronization
+
+/// The outcome of one evaluation: the chain we report and every failed check on it.
+///
+/// When some path ends at an anchor and passes every check, ``chain`` is that path and ``failures`` is empty.
+/// Otherwise ``chain`` is the most promising path found (anchored paths first, then the one whose most
+/// important failure is least important) and ``failures`` says why it is not trusted.
+package struct TrustEvaluation: Sendable {
+    /// Leaf first; ends at the anchor when ``isAnchored``.
+    package var chain: [Certificate]
+    package var isAnchored: Bool
+    package var failures: [TrustFailure]
+    /// Whether revocation was checked for every non-anchor certificate of the chain.
+    package var revocationChecked: Bool
+    /// Path-building steps used (diagnostics).
+    package var steps: Int
+
+    package var isTrusted: Bool { failures.isEmpty }
+}
+
+/// Builds candidate paths from a leaf to the anchors (depth-first, best candidates first, with backtracking)
+/// and runs ``PathValidator`` on each complete one.
+///
+/// Candidate issuers are found by normalized name among the anchors and the supplied intermediates. They are
+/// ranked: anchors before intermediates, then AKI keyIdentifier = SKI, then no key identifiers to compare, then
+/// mismatching ones; ties prefer certificates valid at the verify time. A certificate whose subject and key already
+/// appear on the path is skipped (loop detection). Depth, signature checks and steps are bounded by ``TrustLimits``.
+package struct ChainBuilder {
+    package let anchors: [AnchorStore]
+    package let intermediates: [CertificateInfo]
+    package let options: ValidationOptions
+    /// Treat every anchor as a system anchor (Apple's lifetime limits differ); paths ending at an anchor of
+    /// ``AnchorStore/system`` are treated so anyway.
+    package let usesSystemAnchors: Bool
+
+
+    package init(anchors: [AnchorStore], intermediates: [Certificate], options: ValidationOptions,
+                 usesSystemAnchors: Bool = false) {
+        self.anchors = anchors
+        let infos = intermediates.map(CertificateInfo.make)
+        self.intermediates = infos
+        self.options = options
+        self.usesSystemAnchors = usesSystemAnchors
+    }
+
+    /// Intermediates by normalized subject (built per search, not per builder: remembered outcomes skip it).
+    private func indexIntermediates() -> [ByteKey: [Int]] {
+        var index: [ByteKey: [Int]] = [:]
+        for (position, info) in intermediates.enumerated() { index[info.normalizedSubject, default: []].append(position) }
+        return index
+    }
+
+    private struct Search {
+        var intermediatesBySubject: [ByteKey: [Int]] = [:]
+        var steps = 0
+        var signatureChecks = 0
+        var candidateChains = 0
+        var best: TrustEvaluation?
+        var exhausted = false
+    }
+
+    /// Evaluates `leaf`.
+    package func evaluate(_ leaf: Certificate) -> TrustEvaluation {
+        let leafInfo = CertificateInfo.make(leaf)
+        let memoKey = EvaluationMemo.Key(builder: self, leaf: leafInfo)
+        if let memoKey, let hit = EvaluationMemo.lookup(memoKey, time: options.time) { return hit }
+        let result = search(leafInfo)
+        if let memoKey, result.isTrusted { EvaluationMemo.store(memoKey, result) }
+        return result
+    }
+
+    private func search(_ leafInfo: CertificateInfo) -> TrustEvaluation {
+        let leaf = leafInfo.certificate
+        var search = Search()
+        search.intermediatesBySubject = indexIntermediates()
+        var path = [leafInfo]
+        if let found = extend(&path, &search) { return found }
+        var result = search.best ?? TrustEvaluation(
+            chain: [leaf], isAnchored: false,
+            failures: [TrustFailure(0, .anchorTrusted, "no path to a trusted anchor")], revocationChecked: false,
+            steps: search.steps)
+        result.steps = search.steps
+        if search.exhausted && result.isAnchored == false {
+            result.failures.append(TrustFailure(0, .missingIntermediate, "path-building budget exhausted"))
+        }
+        return result
+    }
+
+    private func anchor(for info: CertificateInfo) -> CertificateInfo? {
+        for store in anchors { if let match = store.anchor(matching: info) { return match } }
+        return nil
+    }
+
+    private var maximumIntermediates: Int {
+        min(options.maximumIntermediates ?? TrustLimits.maximumIntermediates, TrustLimits.maximumIntermediates)
+    }
+
+    /// Extends `path` (whose last element is not an anchor); returns a trusted evaluation when one is found.
+    private func extend(_ path: inout [CertificateInfo], _ search: inout Search) -> TrustEvaluation? {
+        search.steps += 1
+        if search.steps > TrustLimits.maximumPathBuildingSteps { search.exhausted = true; return nil }
+        let current = path[path.count - 1]
+
+        // The current certificate is itself an anchor (same name and key): the path ends here.
+        if let anchorInfo = anchor(for: current) {
+            var complete = path
+            complete[complete.count - 1] = path.count == 1 ? current : anchorInfo
+            return finish(complete, anchored: true, &search)
+        }
+
+        let candidates = issuerCandidates(of: current, search.intermediatesBySubject)
+        var sawBadSignature = false
+        var extended = false
+        let intermediateCount = path.count - 1
+        for (candidate, isAnchor) in candidates {
+            if search.exhausted || search.candidateChains >= TrustLimits.maximumCandidateChains { break }
+            // Loop detection: same subject and key already on the path.
+            if path.contains(where: { $0 === candidate || ($0.normalizedSubject == candidate.normalizedSubject && $0.spkiBytes == candidate.spkiBytes) }) {
+                continue
+            }
+            if !isAnchor && intermediateCount >= maximumIntermediates { continue }
+            if current.cachedVerdict(candidate) == nil {
+                search.signatureChecks += 1
+                if search.signatureChecks > TrustLimits.maximumSignatureChecks { search.exhausted = true; break }
+            }
+            guard current.isSigned(by: candidate) else {
+                sawBadSignature = true
+                continue
+            }
+            extended = true
+            path.append(candidate)
+            defer { path.removeLast() }
+            if isAnchor {
+                if let found = finish(path, anchored: true, &search) { return found }
+            } else if let found = extend(&path, &search) {
+                return found
+            }
+        }
+        if !extended {
+            // A dead end: report the partial path.
+            let last = path.count - 1
+            let failure: TrustFailure
+            if sawBadSignature {
+                failure = TrustFailure(last, .signature, "signature does not verify under any candidate issuer's key")
+            } else if current.isSelfIssued && current.isSelfSigned {
+                failure = TrustFailure(last, .anchorTrusted, "root certificate is not trusted")
+            } else if !candidates.isEmpty && intermediateCount >= maximumIntermediates {
+                failure = TrustFailure(last, .callerConstraint, "chain would exceed the maximum depth")
+            } else {
+                failure = TrustFailure(last, .missingIntermediate, "issuer not found")
+            }
+            _ = finish(path, anchored: false, &search, extra: [failure])
+        }
+        return nil
+    }
+
+    /// Candidate issuers of `info`, best first (anchors flagged).
+    private func issuerCandidates(of info: CertificateInfo, _ intermediatesBySubject: [ByteKey: [Int]]) -> [(CertificateInfo, Bool)] {
+        var result: [(CertificateInfo, Bool, Int)] = []
+        var seen = Set<ObjectIdentifier>()
+        for store in anchors {
+            for candidate in store.anchors(named: info.normalizedIssuer) where seen.insert(ObjectIdentifier(candidate)).inserted {
+                result.append((candidate, true, rank(candidate, for: info, anchor: true)))
+            }
+        }
+        for position in intermediatesBySubject[info.normalizedIssuer] ?? [] {
+            let candidate = intermediates[position]
+            guard seen.insert(ObjectIdentifier(candidate)).inserted else { continue }
+            // An intermediate that is an anchor (same name and key) is used as that anchor.
+            if anchor(for: candidate) != nil { continue }
+            result.append((candidate, false, rank(candidate, for: info, anchor: false)))
+        }
+        return result.enumerated().sorted { a, b in
+            a.element.2 != b.element.2 ? a.element.2 < b.element.2 : a.offset < b.offset
+        }.map { ($0.element.0, $0.element.1) }
+    }
+
+    /// Lower is better.
+    private func rank(_ candidate: CertificateInfo, for subject: CertificateInfo, anchor: Bool) -> Int {
+        var score = anchor ? 0 : 100
+        let aki = subject.authorityKeyIdentifier?.keyIdentifier
+        let ski = candidate.subjectKeyIdentifier
+        switch (aki, ski) {
+        case (let a?, let s?): score += a == s ? 0 : 20
+        default: score += 10
+        }
+        if !candidate.certificate.isValid(atSecondsSinceEpoch: options.time) { score += 5 }
+        return score
+    }
+
+    /// Validates a path and records it; returns it when trusted.
+    private func finish(_ path: [CertificateInfo], anchored: Bool, _ search: inout Search,
+                        extra: [TrustFailure] = []) -> TrustEvaluation? {
+        if anchored { search.candidateChains += 1 }
+        // Apple's lifetime limits depend on whether the path ends at a system anchor.
+        let systemAnchor = anchored && anchors.contains { $0.isSystem && $0.anchor(matching: path[path.count - 1]) != nil }
+        let validator = PathValidator(path: path, anchored: anchored, options: options,
+                                      usesSystemAnchors: usesSystemAnchors || systemAnchor)
+        var (failures, revocationChecked) = validator.validate()
+        failures.append(contentsOf: extra)
+        let evaluation = TrustEvaluation(chain: path.map(\.certificate), isAnchored: anchored, failures: failures,
+                                         revocationChecked: revocationChecked, steps: search.steps)
+        if failures.isEmpty && anchored { return evaluation }
+        if let best = search.best {
+            if ChainBuilder.isBetter(evaluation, than: best) { search.best = evaluation }
+        } else {
+            search.best = evaluation
+        }
+        return nil
+    }
+
+    /// Anchored beats unanchored; then no fatal beats fatal; then the least important decisive failure; then fewer failures.
+    static func isBetter(_ a: TrustEvaluation, than b: TrustEvaluation) -> Bool {
+        if a.isAnchored != b.isAnchored { return a.isAnchored }
+        if a.failures.hasFatal != b.failures.hasFatal { return !a.failures.hasFatal }
+        let ca = a.failures.mostImportant?.check.category.rawValue ?? 99
+        let cb = b.failures.mostImportant?.check.category.rawValue ?? 99
+        if ca != cb { return ca > cb }
+        return a.failures.count < b.failures.count
+    }
+}
+
+/// Remembers trusted outcomes so that evaluating the same certificates, anchors and policy again costs a lookup.
+///
+/// Only trusted results without revocation input are remembered, and a hit is used only when the verify time lies
+/// inside every chain certificate's validity period (so no time-dependent check could fail). Entries hold strong
+/// references to the certificates they were made for and compare them by identity.
+package enum EvaluationMemo {
+    /// Entries kept before the memo is emptied.
+    package static let capacity = 1024
+
+    package struct Key: Hashable {
+        let members: [CertificateInfo]
+        let includesSystemAnchors: Bool
+        let policy: PolicyFingerprint
+
+        init?(builder: ChainBuilder, leaf: CertificateInfo) {
+            let options = builder.options
+            guard options.crls.isEmpty, options.ocspResponses.isEmpty, !options.revocation.enabled else { return nil }
+            var members = [leaf]
+            members.append(contentsOf: builder.intermediates)
+            var system = false
+            for store in builder.anchors {
+                if store.isSystem { system = true } else { members.append(contentsOf: store.anchors) }
+            }
+            self.members = members
+            self.includesSystemAnchors = system
+            self.policy = PolicyFingerprint(options, usesSystemAnchors: builder.usesSystemAnchors, intermediates: builder.intermediates.count)
+        }
+
+        package static func == (lhs: Key, rhs: Key) -> Bool {
+            lhs.includesSystemAnchors == rhs.includesSystemAnchors && lhs.policy == rhs.policy
+                && lhs.members.count == rhs.members.count && zip(lhs.members, rhs.members).allSatisfy { $0 === $1 }
+        }
+
+        package func hash(into hasher: inout Hasher) {
+            for member in members { hasher.combine(ObjectIdentifier(member)) }
+            hasher.combine(includesSystemAnchors)
+            hasher.combine(policy)
+        }
+    }
+
+    /// Everything in ``ValidationOptions`` except the time and revocation inputs.
+    package struct PolicyFingerprint: Hashable {
+        let peerNames: [PeerName]
+        let purpose: LeafPurpose
+        let flags: [Bool]
+        let numbers: [Int]
+        let ekus: [ASN1ObjectIdentifier]
+        let algorithms: Set<AlgorithmIdentifier>?
+
+        init(_ options: ValidationOptions, usesSystemAnchors: Bool, intermediates: Int) {
+            peerNames = options.peerNames
+            purpose = options.purpose
+            flags = [options.sslRules, options.rejectAnyExtendedKeyUsage, options.requireServerAuthEKU, options.cabfProfile, usesSystemAnchors]
+            numbers = [options.minimumRSABits, options.maximumIntermediates ?? -1, Int(options.requiredKeyUsage?.rawValue ?? 0xFFFF), intermediates]
+            ekus = options.requiredExtendedKeyUsages
+            algorithms = options.allowedSignatureAlgorithms
+        }
+    }
+
+    struct Entry {
+        let evaluation: TrustEvaluation
+        let notBefore: Int64
+        let notAfter: Int64
+    }
+
+    private static let entries = Mutex([Key: Entry]())
+
+    static func lookup(_ key: Key, time: Int64) -> TrustEvaluation? {
+        guard let entry = entries.withLock({ $0[key] }), entry.notBefore <= time, time <= entry.notAfter else { return nil }
+        return entry.evaluation
+    }
+
+    static func store(_ key: Key, _ evaluation: TrustEvaluation) {
+        let notBefore = evaluation.chain.map(\.notBefore.secondsSinceEpoch).max() ?? .max
+        let notAfter = evaluation.chain.map(\.notAfter.secondsSinceEpoch).min() ?? .min
+        entries.withLock {
+            if $0.count >= capacity { $0.removeAll(keepingCapacity: true) }
+            $0[key] = Entry(evaluation: evaluation, notBefore: notBefore, notAfter: notAfter)
+        }
+    }
+
+    /// Forgets every remembered outcome.
+    package static func purge() { entries.withLock { $0.removeAll() } }
+}

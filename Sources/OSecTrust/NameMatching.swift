@@ -1,0 +1,178 @@
+import OSecX509
+
+/// Host name matching for the SSL policy (Apple's SSLHostname; RFC 6125 §6.4).
+package enum HostnameMatcher {
+    /// Whether `pattern` (a SAN dNSName) matches `host`.
+    ///
+    /// Label-wise ASCII case-insensitive comparison with equal label counts; one trailing dot on the host is ignored
+    /// (a pattern with a trailing dot is not in RFC 5280's preferred name syntax and never matches). `*` is allowed only as the whole left-most label of a pattern with at least three labels and never
+    /// matches an empty label; partial wildcards (`f*.example.com`) and wildcards over IDN A-labels never match.
+    package static func matches(pattern rawPattern: String, host rawHost: String) -> Bool {
+        guard !rawPattern.hasSuffix("."), let host = normalize(rawHost, allowWildcard: false),
+            let pattern = normalize(rawPattern, allowWildcard: true)
+        else { return false }
+        let hostLabels = host.split(separator: ".", omittingEmptySubsequences: false)
+        let patternLabels = pattern.split(separator: ".", omittingEmptySubsequences: false)
+        guard hostLabels.count == patternLabels.count else { return false }
+        for (index, (p, h)) in zip(patternLabels, hostLabels).enumerated() {
+            if index == 0 && p == "*" {
+                guard patternLabels.count >= 3, !h.isEmpty, !h.hasPrefix("xn--") else { return false }
+                let base = patternLabels.dropFirst().joined(separator: ".")
+                guard !PublicSuffixList.shared.isPublicSuffix(base) else { return false }
+                continue
+            }
+            if p.contains("*") { return false }
+            guard p == h else { return false }
+        }
+        return true
+    }
+
+    /// Lower-cased name without one trailing dot, or nil when it is not a syntactically valid DNS name.
+    static func normalize(_ name: String, allowWildcard: Bool) -> String? {
+        var text = name.lowercased()
+        if text.hasSuffix(".") { text.removeLast() }
+        guard !text.isEmpty, text.utf8.count <= 253 else { return nil }
+        let labels = text.split(separator: ".", omittingEmptySubsequences: false)
+        for (index, label) in labels.enumerated() {
+            if allowWildcard && index == 0 && label == "*" { continue }
+            guard isValidLabel(label) else { return nil }
+        }
+        return text
+    }
+
+    static func isValidLabel(_ label: Substring) -> Bool {
+        guard !label.isEmpty, label.utf8.count <= 63 else { return false }
+        for byte in label.utf8 {
+            let ok = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D
+            guard ok else { return false }
+        }
+        return label.utf8.first != 0x2D && label.utf8.last != 0x2D
+    }
+
+    /// Whether any SAN of the leaf proves `name` (no CN fallback: Apple's rule).
+    package static func leaf(_ names: [GeneralName]?, matches name: PeerName) -> Bool {
+        guard let names else { return false }
+        for san in names {
+            switch (san, name) {
+            case (.dnsName(let pattern), .dns(let host)):
+                if matches(pattern: pattern, host: host) { return true }
+            case (.ipAddress(let bytes), .ip(let address)):
+                if bytes.elementsEqual(address) { return true }
+            case (.rfc822Name(let mailbox), .email(let address)):
+                if emailEqual(mailbox, address) { return true }
+            default:
+                continue
+            }
+        }
+        return false
+    }
+
+    /// Local part compared exactly, domain case-insensitively.
+    static func emailEqual(_ a: String, _ b: String) -> Bool {
+        guard let at1 = a.lastIndex(of: "@"), let at2 = b.lastIndex(of: "@") else { return false }
+        return a[..<at1] == b[..<at2] && a[a.index(after: at1)...].lowercased() == b[b.index(after: at2)...].lowercased()
+    }
+}
+
+/// RFC 5280 §4.2.1.10 name-constraint matching.
+package enum NameConstraintMatcher {
+    /// The verdict for one name against one constraint.
+    package enum Verdict {
+        case match, noMatch
+        /// The name or constraint cannot be evaluated (malformed, unsupported form): treat as a violation.
+        case invalid
+    }
+
+    /// A DNS name against a dNSName constraint. `""` matches everything; `.example.com` matches proper
+    /// subdomains; `example.com` matches itself and its subdomains. A wildcard name `*.x` is treated as the set of
+    /// names it can stand for: inside a permitted subtree iff every expansion is (`forExclusion == false`), inside an
+    /// excluded subtree if any expansion could be (`forExclusion == true`).
+    package static func dns(_ rawName: String, _ rawConstraint: String, forExclusion: Bool) -> Verdict {
+        var constraint = rawConstraint.lowercased()
+        if constraint.isEmpty { return .match }
+        var subdomainsOnly = false
+        if constraint.hasPrefix(".") {
+            subdomainsOnly = true
+            constraint.removeFirst()
+        }
+        guard HostnameMatcher.normalize(constraint, allowWildcard: false) != nil else { return .invalid }
+        guard let name = HostnameMatcher.normalize(rawName, allowWildcard: true) else { return .invalid }
+        if name.hasPrefix("*.") {
+            let base = String(name.dropFirst(2))
+            // Expansions are exactly one label above `base`.
+            if base == constraint || base.hasSuffix("." + constraint) { return .match }
+            if forExclusion {
+                // The wildcard could expand to the constraint itself (or, with a subdomain-only constraint, to
+                // something below it).
+                if let dot = constraint.firstIndex(of: "."), constraint[constraint.index(after: dot)...] == base {
+                    return .match
+                }
+            }
+            return .noMatch
+        }
+        if name == constraint { return subdomainsOnly ? .noMatch : .match }
+        return name.hasSuffix("." + constraint) ? .match : .noMatch
+    }
+
+    /// An IP address against an iPAddress constraint (address followed by mask, 8 or 32 octets).
+    package static func ip(_ address: ArraySlice<UInt8>, _ constraint: ArraySlice<UInt8>) -> Verdict {
+        guard constraint.count == 8 || constraint.count == 32 else { return .invalid }
+        guard address.count == 4 || address.count == 16 else { return .invalid }
+        let half = constraint.count / 2
+        let base = Array(constraint.prefix(half))
+        let mask = Array(constraint.suffix(half))
+        // The mask must be a prefix mask (contiguous ones).
+        var seenZero = false
+        for byte in mask {
+            for bit in 0..<8 {
+                let one = byte & (0x80 >> bit) != 0
+                if one && seenZero { return .invalid }
+                if !one { seenZero = true }
+            }
+        }
+        guard address.count == half else { return .noMatch }
+        for (index, byte) in address.enumerated() where byte & mask[index] != base[index] & mask[index] {
+            return .noMatch
+        }
+        return .match
+    }
+
+    /// An email address against an rfc822Name constraint: a mailbox, a host, or `.domain` (subdomains).
+    package static func email(_ address: String, _ constraint: String) -> Verdict {
+        guard let at = address.lastIndex(of: "@") else { return .invalid }
+        let domain = address[address.index(after: at)...].lowercased()
+        if constraint.contains("@") {
+            return HostnameMatcher.emailEqual(address, constraint) ? .match : .noMatch
+        }
+        let c = constraint.lowercased()
+        if c.isEmpty { return .match }
+        if c.hasPrefix(".") { return domain.hasSuffix(c) ? .match : .noMatch }
+        return domain == c ? .match : .noMatch
+    }
+
+    /// A directory name against a directoryName constraint: the constraint's RDNs are a prefix of the name's.
+    package static func directory(_ name: DistinguishedName, _ constraint: DistinguishedName) -> Verdict {
+        guard constraint.rdns.count <= name.rdns.count else { return .noMatch }
+        for (a, b) in zip(constraint.rdns, name.rdns) {
+            let na = DistinguishedName([a]).normalizedDERBytes
+            let nb = DistinguishedName([b]).normalizedDERBytes
+            if na != nb { return .noMatch }
+        }
+        return .match
+    }
+
+    /// A URI's host against a URI constraint (host, or `.domain` for subdomains).
+    package static func uri(_ uri: String, _ constraint: String) -> Verdict {
+        guard let schemeEnd = uri.range(of: "://") else { return .invalid }
+        var rest = uri[schemeEnd.upperBound...]
+        if let slash = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) { rest = rest[..<slash] }
+        if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
+        if rest.hasPrefix("[") { return .invalid }
+        if let colon = rest.lastIndex(of: ":") { rest = rest[..<colon] }
+        let host = rest.lowercased()
+        guard !host.isEmpty else { return .invalid }
+        let c = constraint.lowercased()
+        if c.hasPrefix(".") { return host.hasSuffix(c) ? .match : .noMatch }
+        return host == c ? .match : .noMatch
+    }
+}

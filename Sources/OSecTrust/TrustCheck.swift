@@ -1,0 +1,179 @@
+/// One trust check, named as Apple names it in trust details and exceptions (`SecPolicyChecks.list`).
+///
+/// Each check belongs to a ``Category`` (used to rank several failures), carries the OSStatus Apple reports for it,
+/// and is either recoverable (a setting such as the verify date, the anchors or an exception could change the
+/// verdict) or fatal.
+package enum TrustCheck: String, Sendable, CaseIterable, Hashable {
+    // Expired
+    case temporalValidity = "TemporalValidity"
+    // Name
+    case sslHostname = "SSLHostname"
+    case email = "Email"
+    // Trust
+    case anchorTrusted = "AnchorTrusted"
+    case missingIntermediate = "MissingIntermediate"
+    // Usage
+    case extendedKeyUsage = "ExtendedKeyUsage"
+    case serverAuthEKU = "ServerAuthEKU"
+    case keyUsage = "KeyUsage"
+    // KeySize
+    case keySize = "KeySize"
+    case weakKeySize = "WeakKeySize"
+    // WeakHash
+    case signatureHashAlgorithms = "SignatureHashAlgorithms"
+    case weakSignature = "WeakSignature"
+    // Compliance
+    case validityPeriodMaximums = "ValidityPeriodMaximums"
+    case basicConstraints = "BasicConstraints"
+    case basicConstraintsCA = "BasicConstraintsCA"
+    case basicConstraintsPathLen = "BasicConstraintsPathLen"
+    case criticalExtensions = "CriticalExtensions"
+    case idLinkage = "IdLinkage"
+    case nonEmptySubject = "NonEmptySubject"
+    case notCA = "NotCA"
+    case duplicateExtension = "DuplicateExtension"
+    case unparseableExtension = "UnparseableExtension"
+    case nameConstraints = "NameConstraints"
+    case policyConstraints = "PolicyConstraints"
+    /// Not an Apple check name: the chain's signature does not verify (Apple's path builder drops such issuers;
+    /// we report the reason). Also used for unsupported or mismatched signature algorithms.
+    case signature = "Signature"
+    /// Not an Apple check name: the certificate is malformed beyond one extension (e.g. version/extension rules).
+    case malformed = "Malformed"
+    /// Not an Apple check name: a caller-imposed constraint (allowed signature algorithms, maximum depth).
+    case callerConstraint = "CallerConstraint"
+    // Revoked
+    case revocation = "Revocation"
+    // Pinning
+    case revocationResponseRequired = "RevocationResponseRequired"
+
+    /// Apple's failure categories, most important first (`SecPolicyChecks.list` ranking).
+    package enum Category: Int, Sendable, Comparable {
+        case blocked = 0, revoked, keySize, weakHash, denied, compliance, pinning, trust, usage, name, expired
+        package static func < (lhs: Category, rhs: Category) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    package var category: Category {
+        switch self {
+        case .temporalValidity: return .expired
+        case .sslHostname, .email: return .name
+        case .anchorTrusted, .missingIntermediate: return .trust
+        case .extendedKeyUsage, .serverAuthEKU, .keyUsage: return .usage
+        case .keySize, .weakKeySize: return .keySize
+        case .signatureHashAlgorithms, .weakSignature: return .weakHash
+        case .revocation: return .revoked
+        case .revocationResponseRequired: return .pinning
+        case .signature, .malformed, .callerConstraint, .validityPeriodMaximums, .basicConstraints, .basicConstraintsCA,
+            .basicConstraintsPathLen, .criticalExtensions, .idLinkage, .nonEmptySubject, .notCA, .duplicateExtension,
+            .unparseableExtension, .nameConstraints, .policyConstraints:
+            return .compliance
+        }
+    }
+
+    /// Whether Apple classifies a failure of this check as fatal (`kSecTrustResultFatalTrustFailure`).
+    package var isFatal: Bool {
+        switch self {
+        case .weakKeySize, .weakSignature, .revocation, .nameConstraints, .policyConstraints, .signature, .malformed:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The OSStatus Apple reports when this check decides the outcome.
+    package var osStatus: Int32 {
+        switch self {
+        case .temporalValidity: return -67818  // errSecCertificateExpired
+        case .sslHostname: return -67602  // errSecHostNameMismatch
+        case .email: return -67623  // errSecSMIMEEmailAddressesNotFound
+        case .anchorTrusted: return -67843  // errSecNotTrusted
+        case .missingIntermediate: return -25318  // errSecCreateChainFailed
+        case .extendedKeyUsage, .serverAuthEKU: return -67609  // errSecInvalidExtendedKeyUsage
+        case .keyUsage: return -67608  // errSecInvalidKeyUsageForPolicy
+        case .keySize, .weakKeySize: return -67735  // errSecUnsupportedKeySize
+        case .signatureHashAlgorithms, .weakSignature: return -67815  // errSecInvalidDigestAlgorithm
+        case .validityPeriodMaximums: return -67901  // errSecCertificateValidityPeriodTooLong
+        case .basicConstraints: return -67604  // errSecNoBasicConstraints
+        case .basicConstraintsCA: return -67605  // errSecNoBasicConstraintsCA
+        case .basicConstraintsPathLen: return -67611  // errSecPathLengthConstraintExceeded
+        case .criticalExtensions: return -67603  // errSecUnknownCriticalExtensionFlag
+        case .idLinkage: return -67610  // errSecInvalidAuthorityKeyID
+        case .nonEmptySubject: return -67655  // errSecInvalidSubjectName
+        case .notCA: return -67902  // errSecCertificateIsCA
+        case .duplicateExtension: return -67903  // errSecCertificateDuplicateExtension
+        case .unparseableExtension: return -67618  // errSecUnknownCertExtension
+        case .nameConstraints: return -67689  // errSecInvalidName
+        case .policyConstraints: return -67835  // errSecInvalidPolicyIdentifiers
+        case .signature: return -67688  // errSecInvalidSignature
+        case .malformed: return -26275  // errSecDecode
+        case .callerConstraint: return -67843  // errSecNotTrusted
+        case .revocation: return -67820  // errSecCertificateRevoked
+        case .revocationResponseRequired: return -67635  // errSecIncompleteCertRevocationCheck
+        }
+    }
+
+    /// Apple's per-certificate detail text (the `NSUnderlyingError` message fragments).
+    package var detailText: String {
+        switch self {
+        case .temporalValidity: return "Certificate is not temporally valid"
+        case .sslHostname: return "SSL hostname does not match name(s) in certificate"
+        case .email: return "Email address does not match name(s) in certificate"
+        case .anchorTrusted: return "Root is not trusted"
+        case .missingIntermediate: return "Missing intermediate certificate"
+        case .extendedKeyUsage: return "Extended key usage does not match certificate usage"
+        case .serverAuthEKU: return "Extended key usage does not contain serverAuth"
+        case .keyUsage: return "Key usage does not match certificate usage"
+        case .keySize: return "Key size is not permitted for this use"
+        case .weakKeySize: return "Certificate uses a weak key size"
+        case .signatureHashAlgorithms: return "Signature hash algorithm is not permitted for this use"
+        case .weakSignature: return "Certificate uses a weak signature algorithm"
+        case .validityPeriodMaximums: return "Certificate validity period is too long"
+        case .basicConstraints: return "Basic constraints are missing or invalid"
+        case .basicConstraintsCA: return "Issuer is not a certificate authority"
+        case .basicConstraintsPathLen: return "Path length constraint exceeded"
+        case .criticalExtensions: return "Certificate has an unknown critical extension"
+        case .idLinkage: return "Authority key identifier does not match issuer"
+        case .nonEmptySubject: return "Certificate subject is empty"
+        case .notCA: return "Certificate authority used as end entity"
+        case .duplicateExtension: return "Certificate has a duplicate extension"
+        case .unparseableExtension: return "Certificate has an unparseable extension"
+        case .nameConstraints: return "Certificate name is not permitted by name constraints"
+        case .policyConstraints: return "Certificate policy constraints are not satisfied"
+        case .signature: return "Certificate signature is invalid"
+        case .malformed: return "Certificate is malformed"
+        case .callerConstraint: return "Certificate does not meet the caller's constraints"
+        case .revocation: return "Certificate has been revoked"
+        case .revocationResponseRequired: return "Revocation status could not be determined"
+        }
+    }
+}
+
+/// One failed check on one certificate of a chain.
+package struct TrustFailure: Sendable, Hashable, CustomStringConvertible {
+    /// Index in the chain (0 = leaf).
+    package let index: Int
+    package let check: TrustCheck
+    /// A precise reason (what exactly failed), for messages and diagnostics.
+    package let reason: String
+
+    package init(_ index: Int, _ check: TrustCheck, _ reason: String) {
+        self.index = index
+        self.check = check
+        self.reason = reason
+    }
+
+    package var description: String { "cert \(index): \(check.rawValue): \(reason)" }
+}
+
+extension Array where Element == TrustFailure {
+    /// The failure that decides the reported status: highest category, then lowest certificate index.
+    package var mostImportant: TrustFailure? {
+        self.min { a, b in
+            if a.check.category != b.check.category { return a.check.category < b.check.category }
+            return a.index < b.index
+        }
+    }
+
+    /// Whether any failure is fatal (Apple's `FatalTrustFailure`).
+    package var hasFatal: Bool { contains { $0.check.isFatal } }
+}
