@@ -35,6 +35,7 @@ let package = Package(
         ),
         // Baseline measurements of OpenSSL itself, for the benchmark executable only.
         .target(name: "COpenSSLBaseline", dependencies: ["COpenSSL", "CSQLite"]),
+        .target(name: "OpenSSLBaseline", dependencies: ["COpenSSLBaseline"]),
 
         // MARK: Swift wrapper layers (the only Swift code with unsafe pointers)
         .target(name: "OSecCrypto", dependencies: ["COpenSSL", "COpenSSLShims"]),
@@ -52,7 +53,7 @@ let package = Package(
 
         // MARK: Tools
         .executableTarget(name: "SecurityTool", dependencies: ["Security"]),
-        .executableTarget(name: "Benchmarks", dependencies: ["Security", "OSecCrypto", "OSecX509", "OSecKeychain", "COpenSSLBaseline"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["Security", "OSecCrypto", "OSecX509", "OSecKeychain", "OpenSSLBaseline"]),
         .executableTarget(name: "LimboHarness", dependencies: ["Security", "OSecTrust", "OSecX509", "OSecASN1"]),
 
         // MARK: Tests

@@ -1,4 +1,4 @@
-import COpenSSLBaseline
+import OpenSSLBaseline
 import Foundation
 import OSecKeychain
 import Security

@@ -1,5 +1,5 @@
 // Certificate parsing: OSecX509 `Certificate(derEncoded:)` next to OpenSSL's `d2i_X509` on the same DER file.
-import COpenSSLBaseline
+import OpenSSLBaseline
 import Foundation
 import OSecCrypto
 import OSecX509
