@@ -2,7 +2,10 @@
 #define OPENSSL_SUPPRESS_DEPRECATED 1
 #include "COpenSSLShims.h"
 
+#include <openssl/aes.h>
 #include <openssl/bn.h>
+#include <openssl/modes.h>
+#include <openssl/crypto.h>
 #include <openssl/core_names.h>
 #include <openssl/ec.h>
 #include <openssl/err.h>
@@ -248,4 +251,32 @@ int osec_kdf_x963(const void *kdf, const char *digest, const void *secret, size_
     params[2] = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, (void *)info, info_len);
     params[3] = OSSL_PARAM_construct_end();
     return osec_kdf_run(kdf, params, out, out_len);
+}
+
+// MARK: AES-GCM with long IVs
+
+int osec_aes_gcm_long_iv(int encrypt, const void *key, size_t key_len, const void *iv, size_t iv_len,
+                         const void *aad, size_t aad_len, const void *in, size_t in_len, void *out,
+                         void *tag, size_t tag_len) {
+    if ((key_len != 16 && key_len != 24 && key_len != 32) || iv_len == 0 || tag_len == 0 || tag_len > 16) return -1;
+    AES_KEY aes;
+    if (AES_set_encrypt_key(key, (int)(key_len * 8), &aes) != 0) return -1;
+    GCM128_CONTEXT *gcm = CRYPTO_gcm128_new(&aes, (block128_f)AES_encrypt);
+    int rc = -1;
+    if (gcm == NULL) goto done;
+    CRYPTO_gcm128_setiv(gcm, iv, iv_len);
+    if (aad_len > 0 && CRYPTO_gcm128_aad(gcm, aad, aad_len) != 0) goto done;
+    if (encrypt) {
+        if (in_len > 0 && CRYPTO_gcm128_encrypt(gcm, in, out, in_len) != 0) goto done;
+        CRYPTO_gcm128_tag(gcm, tag, tag_len);
+        rc = 1;
+    } else {
+        if (in_len > 0 && CRYPTO_gcm128_decrypt(gcm, in, out, in_len) != 0) goto done;
+        rc = CRYPTO_gcm128_finish(gcm, tag, tag_len) == 0 ? 1 : 0;
+        if (rc == 0) OPENSSL_cleanse(out, in_len);
+    }
+done:
+    CRYPTO_gcm128_release(gcm);
+    OPENSSL_cleanse(&aes, sizeof aes);
+    return rc;
 }

@@ -65,6 +65,29 @@ private let cliCiphers: [(BlockCipher, String, [String])] = [
         }
     }
 
+    @Test func aesGCMWithNoncesLongerThanOpenSSLsProviderTakes() throws {
+        let key = Data(repeating: 7, count: 32), aad = Data("header".utf8), message = Data("long nonce message".utf8)
+        for length in [129, 257, 1000] {
+            let nonce = Data((0..<length).map { UInt8($0 & 0xFF) })
+            let sealed = try AESGCM.seal(key: key, nonce: nonce, plaintext: message, aad: aad)
+            #expect(sealed.ciphertext.count == message.count && sealed.tag.count == 16)
+            #expect(try AESGCM.open(key: key, nonce: nonce, ciphertext: sealed.ciphertext, tag: sealed.tag, aad: aad) == message)
+            var badTag = sealed.tag
+            badTag[0] ^= 1
+            #expect(throws: CryptoError(.authenticationFailed, "")) {
+                try AESGCM.open(key: key, nonce: nonce, ciphertext: sealed.ciphertext, tag: badTag, aad: aad)
+            }
+            var otherNonce = nonce
+            otherNonce[length - 1] ^= 1
+            #expect(throws: CryptoError(.authenticationFailed, "")) {
+                try AESGCM.open(key: key, nonce: otherNonce, ciphertext: sealed.ciphertext, tag: sealed.tag, aad: aad)
+            }
+        }
+        #expect(throws: CryptoError(.invalidParameter, "")) {
+            try AESGCM.seal(key: key, nonce: Data(count: AESGCM.maximumLongNonceLength + 1), plaintext: message)
+        }
+    }
+
     @Test func aesGCMRoundTripAndErrors() throws {
         let key = try SecureRandom.bytes(32), nonce = try SecureRandom.bytes(12), aad = Data("header".utf8)
         let plaintext = Data("attack at dawn".utf8)

@@ -58,4 +58,12 @@ int osec_kdf_pkcs12(const void *kdf, const char *digest, const void *pass, size_
 int osec_kdf_x963(const void *kdf, const char *digest, const void *secret, size_t secret_len,
                   const void *info, size_t info_len, void *out, size_t out_len);
 
+/// AES-GCM with an IV longer than the 128 bytes OpenSSL 3.0's GCM provider accepts, through libcrypto's exported
+/// GCM128 mode functions (the same GHASH/CTR code the provider uses). `encrypt` 1: seals `in` into `out` and
+/// writes `tag_len` tag bytes; 0: opens `in` into `out` and checks `tag` (constant time). Returns 1 on success,
+/// 0 on a tag mismatch, -1 on any other failure.
+int osec_aes_gcm_long_iv(int encrypt, const void *key, size_t key_len, const void *iv, size_t iv_len,
+                         const void *aad, size_t aad_len, const void *in, size_t in_len, void *out,
+                         void *tag, size_t tag_len);
+
 #endif

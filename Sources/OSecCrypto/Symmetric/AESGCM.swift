@@ -1,14 +1,18 @@
 import Foundation
 internal import COpenSSL
+internal import COpenSSLShims
 
 /// AES in Galois/Counter Mode (NIST SP 800-38D).
 package enum AESGCM {
     /// Accepted tag lengths. SP 800-38D allows 12...16 bytes for general use; shorter tags make forgeries
     /// cheap, so they are rejected on both seal and open.
     package static let tagLengths = 12...16
-    /// Longest nonce accepted: OpenSSL 3.0's GCM provider keeps the IV in a 128-byte buffer and rejects
-    /// longer ones (GCM itself allows any length; 12 bytes is the recommended size).
+    /// Longest nonce the EVP path takes: OpenSSL 3.0's GCM provider keeps the IV in a 128-byte buffer. GCM
+    /// itself allows any length (12 bytes is the recommended size); longer nonces, up to
+    /// ``maximumLongNonceLength``, go through libcrypto's GCM128 mode functions instead.
     package static let maximumNonceLength = 128
+    /// Longest nonce accepted at all (a bound on work for input-chosen nonces).
+    package static let maximumLongNonceLength = 64 * 1024
 
     /// Encrypts and authenticates. Key 16/24/32 bytes, nonce 1...128 bytes (12 recommended).
     package static func seal(
@@ -16,6 +20,11 @@ package enum AESGCM {
     ) throws(CryptoError) -> (ciphertext: Data, tag: Data) {
         guard tagLengths.contains(tagLength) else {
             throw CryptoError(.invalidParameter, "GCM tag length must be 12...16 bytes")
+        }
+        if nonce.count > maximumNonceLength {
+            var tag = Data(count: tagLength)
+            let ciphertext = try longNonce(encrypt: true, key: key, nonce: nonce, input: plaintext, aad: aad, tag: &tag)
+            return (ciphertext, tag)
         }
         let context = try start(key: key, nonce: nonce, encrypt: true)
         try context.updateAAD(aad)
@@ -41,6 +50,10 @@ package enum AESGCM {
         guard tagLengths.contains(tag.count) else {
             throw CryptoError(.invalidParameter, "GCM tag length must be 12...16 bytes")
         }
+        if nonce.count > maximumNonceLength {
+            var tagCopy = tag
+            return try longNonce(encrypt: false, key: key, nonce: nonce, input: ciphertext, aad: aad, tag: &tagCopy)
+        }
         let context = try start(key: key, nonce: nonce, encrypt: false)
         try context.updateAAD(aad)
         return try Data.filling(capacity: ciphertext.count + 16) { (out) throws(CryptoError) in
@@ -56,6 +69,37 @@ package enum AESGCM {
                 throw CryptoError.openSSL(.authenticationFailed, "GCM authentication tag mismatch")
             }
             return written + Int(final)
+        }
+    }
+
+    /// GCM with a nonce longer than the EVP provider takes (libcrypto's GCM128 functions, via the shim).
+    private static func longNonce(
+        encrypt: Bool, key: Data, nonce: Data, input: Data, aad: Data, tag: inout Data
+    ) throws(CryptoError) -> Data {
+        guard [16, 24, 32].contains(key.count) else { throw CryptoError(.invalidParameter, "AES key must be 16, 24 or 32 bytes") }
+        guard nonce.count <= maximumLongNonceLength else {
+            throw CryptoError(.invalidParameter, "GCM nonce longer than \(maximumLongNonceLength) bytes")
+        }
+        let tagLength = tag.count
+        var rc: Int32 = -1
+        let output = try Data.filling(capacity: input.count) { (out) throws(CryptoError) in
+            try key.withBytes { (k, kc) throws(CryptoError) in
+                try nonce.withBytes { (n, nc) throws(CryptoError) in
+                    try aad.withBytes { (a, ac) throws(CryptoError) in
+                        try input.withBytes { (i, ic) throws(CryptoError) in
+                            rc = tag.withUnsafeMutableBytes { t in
+                                osec_aes_gcm_long_iv(encrypt ? 1 : 0, k, kc, n, nc, a, ac, i, ic, out, t.baseAddress, tagLength)
+                            }
+                        }
+                    }
+                }
+            }
+            return input.count
+        }
+        switch rc {
+        case 1: return output
+        case 0: throw CryptoError(.authenticationFailed, "GCM authentication tag mismatch")
+        default: throw CryptoError(.internalError, "AES-GCM (long nonce) failed")
         }
     }
 
