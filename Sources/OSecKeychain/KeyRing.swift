@@ -11,7 +11,7 @@ final class KeyRing: @unchecked Sendable {  // sendable: mutable state guarded b
     /// The keychain's random 16-byte id, bound into every associated data.
     let keychainID: Data
     /// "OSecKeychain.item.v1" ‖ keychain id: the start of every item secret's associated data.
-    let itemAADPrefix: Data
+    let itemAADPrefix: [UInt8]
     private let lock = NSLock()
     private var master: KeyMaterial?
     private var classKeys: [ProtectionClass: KeyMaterial] = [:]
@@ -19,7 +19,7 @@ final class KeyRing: @unchecked Sendable {  // sendable: mutable state guarded b
 
     init(keychainID: Data) {
         self.keychainID = keychainID
-        self.itemAADPrefix = Data("OSecKeychain.item.v1".utf8) + keychainID
+        self.itemAADPrefix = Array("OSecKeychain.item.v1".utf8) + Array(keychainID)
     }
 
     /// Installs the class D key (available without a password).

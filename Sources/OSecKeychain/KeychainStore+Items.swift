@@ -29,7 +29,11 @@ extension KeychainStore {
         let rowIDs = try KeychainStore.mapErrors {
             try db.transaction(.immediate) {
                 try rows.map { row in
-                    try db.run(ItemSQL.insert(row.item.itemClass), row.bindings)
+                    let itemClass = row.item.itemClass
+                    try db.withStatement(keyed: insertStatements, itemClass.ordinal, sql: { ItemSQL.insert(itemClass) }) {
+                        try $0.bind(row.bindings)
+                        try $0.run()
+                    }
                     return db.lastInsertRowID
                 }
             }
@@ -57,12 +61,12 @@ extension KeychainStore {
         var (shape, bindings) = try ItemSQL.shapeAndBindings(query)
         let withAttributes = query.includesAttributes
         if let limit = query.limit { bindings.append(.integer(Int64(limit))) }
-        let sql = findSQL.text(for: FindShape(query: shape, withAttributes: withAttributes, hasLimit: query.limit != nil))
+        let findShape = FindShape(query: shape, withAttributes: withAttributes, hasLimit: query.limit != nil)
         let itemClass = query.itemClass
         let keyRing = self.keyRing
         var items: [KeychainItem] = []
         try KeychainStore.mapErrors {
-            try db.forEachRow(sql, bindings) { row in
+            try db.forEachRow(keyed: findStatements, findShape, sql: { FindSQL.text(for: findShape) }, bindings) { row in
                 items.append(try ItemSQL.decodeRow(row, itemClass: itemClass, keyRing: keyRing, withAttributes: withAttributes))
             }
         }

@@ -24,11 +24,16 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
 
     let db: Database
     let keyRing: KeyRing
-    let findSQL = FindSQLCache()
+    /// Prepared finds by shape (used under the connection's lock).
+    let findStatements = KeyedStatementCache<FindShape>()
+    /// Prepared INSERTs by class ordinal (used under the connection's lock).
+    let insertStatements = KeyedStatementCache<Int>()
     private let deviceKey: KeyMaterial
 
     /// How long operations wait for other connections' write locks.
     package static let busyTimeout: Duration = .seconds(10)
+    /// Page cache per connection, in KiB (SQLite's `PRAGMA cache_size = -N`).
+    static let pageCacheKiB: Int64 = 32 * 1024
 
     private init(db: Database, files: KeychainFiles) throws(KeychainStoreError) {
         self.db = db
@@ -240,6 +245,9 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
             // FULL: with WAL, every commit fsyncs the WAL, so a returned add survives power loss
             // (NORMAL would only survive application crashes). Per connection, so set on every open.
             try db.setSynchronous(.full)
+            // Keep a keychain's working set in the page cache (default 2 MiB ≈ 5,000 items): a point lookup
+            // that misses it re-reads pages with pread. Allocated lazily, only as pages are read.
+            try db.setPragma("cache_size", .integer(-KeychainStore.pageCacheKiB))
             files.restrictPermissions()
             return db
         }

@@ -26,13 +26,29 @@ struct SecretBinding: Sendable {
     let protectionClass: ProtectionClass
 
     /// `prefix` is ``KeyRing/itemAADPrefix`` ("OSecKeychain.item.v1" ‖ keychain id).
-    func associatedData(prefix: Data) -> Data {
-        var aad = Data(capacity: prefix.count + 4 + uuid.count + 1)
-        aad.append(prefix)
-        aad.append(itemClass.codeBytes)
-        aad.append(uuid)
-        aad.append(protectionClass.byte)
-        return aad
+    func associatedData(prefix: [UInt8]) -> Data {
+        // Assembled in a stack buffer and copied into the `Data` once: this runs on every open.
+        let code = itemClass.codeBytes
+        let count = prefix.count + code.count + uuid.count + 1
+        return withUnsafeTemporaryAllocation(byteCount: count, alignment: 1) { buffer in
+            var offset = 0
+            prefix.withUnsafeBytes { bytes in
+                buffer.baseAddress!.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+            }
+            offset += prefix.count
+            func put(_ part: Data) {
+                part.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+                    if let source = bytes.baseAddress {
+                        (buffer.baseAddress! + offset).copyMemory(from: source, byteCount: bytes.count)
+                    }
+                }
+                offset += part.count
+            }
+            put(code)
+            put(uuid)
+            buffer[offset] = protectionClass.byte
+            return Data(bytes: buffer.baseAddress!, count: count)
+        }
     }
 }
 

@@ -33,6 +33,14 @@ package final class Database: @unchecked Sendable {  // sendable: all mutable st
         case deferred = "DEFERRED"
         case immediate = "IMMEDIATE"
         case exclusive = "EXCLUSIVE"
+
+        var beginSQL: String {
+            switch self {
+            case .deferred: "BEGIN DEFERRED"
+            case .immediate: "BEGIN IMMEDIATE"
+            case .exclusive: "BEGIN EXCLUSIVE"
+            }
+        }
     }
 
     private let handle: OpaquePointer
@@ -123,6 +131,44 @@ package final class Database: @unchecked Sendable {  // sendable: all mutable st
         defer { giveBack(statement) }
         try statement.bind(bindings)
         while try statement.step() { try body(statement) }
+    }
+
+    /// Like ``withStatement(_:_:)``, but with a statement cache keyed by the caller's own key instead of the
+    /// SQL text: for hot paths (keychain lookups and adds), where hashing and comparing a long SQL string on
+    /// every call costs more than the key. `sql` is evaluated only on a cache miss; the same key must always
+    /// give the same SQL. After `body` the statement is reset (its bindings stay until the next bind).
+    package func withStatement<Key: Hashable, R>(keyed cache: KeyedStatementCache<Key>, _ key: Key, sql: () -> String,
+                                                 _ body: (Statement) throws -> R) throws -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        var statement: Statement
+        var fresh = false
+        if let cached = cache.statements[key], cached.connection == handle {
+            statement = cached
+            if statement.isLent {  // nested use of the same key: a fresh statement, dropped afterwards
+                statement = try Statement(connection: handle, sql: cached.sql)
+                fresh = true
+            }
+        } else {
+            statement = try Statement(connection: handle, sql: sql())
+            if cache.statements.count >= KeyedStatementCache<Key>.limit { cache.statements.removeAll() }
+            cache.statements[key] = statement
+        }
+        statement.isLent = true
+        defer {
+            statement.reset()
+            if !fresh { statement.isLent = false }
+        }
+        return try body(statement)
+    }
+
+    /// ``forEachRow(_:_:_:)`` with a keyed statement cache (see ``withStatement(keyed:_:sql:_:)``).
+    package func forEachRow<Key: Hashable>(keyed cache: KeyedStatementCache<Key>, _ key: Key, sql: () -> String,
+                                           _ bindings: [SQLiteValue], _ body: (Statement) throws -> Void) throws {
+        try withStatement(keyed: cache, key, sql: sql) { statement in
+            try statement.bind(bindings)
+            while try statement.step() { try body(statement) }
+        }
     }
 
     /// Takes the cached statement for `sql` (or prepares one). Caller holds `lock`.
@@ -231,10 +277,10 @@ package final class Database: @unchecked Sendable {  // sendable: all mutable st
         var attempt = 0
         while true {
             do {
-                try execute("BEGIN \(kind.rawValue)")
+                try runCached(kind.beginSQL)
                 do {
                     let result = try body()
-                    try execute("COMMIT")
+                    try runCached("COMMIT")
                     return result
                 } catch {
                     rollbackIfOpen()
@@ -246,6 +292,13 @@ package final class Database: @unchecked Sendable {  // sendable: all mutable st
                 Thread.sleep(forTimeInterval: Double(1 << min(attempt, 5)) / 1000)
             }
         }
+    }
+
+    /// Runs a parameterless statement from the statement cache (BEGIN/COMMIT: no re-parse per transaction).
+    private func runCached(_ sql: String) throws {
+        let statement = try acquire(sql)
+        defer { giveBack(statement) }
+        try statement.run()
     }
 
     private func savepoint<R>(_ body: () throws -> R) throws -> R {
@@ -279,3 +332,16 @@ package final class Database: @unchecked Sendable {  // sendable: all mutable st
 
 // SQLITE_OPEN_EXRESCODE (3.37+) makes sqlite3_open_v2 itself return extended codes.
 private let SQLITE_OPEN_EXRESCODE_FLAG: Int32 = 0x0200_0000
+
+/// Prepared statements of one connection kept by a caller-chosen key (see
+/// ``Database/forEachRow(keyed:_:sql:_:_:)``). Only touched under the connection's lock.
+package final class KeyedStatementCache<Key: Hashable>: @unchecked Sendable {  // sendable: guarded by the Database lock
+    fileprivate var statements: [Key: Statement] = [:]
+    /// Statements kept at most; the cache is emptied when it would grow beyond this.
+    package static var limit: Int { 256 }
+
+    package init() {}
+
+    /// The number of cached statements (tests and diagnostics; call under the connection's lock).
+    package var count: Int { statements.count }
+}

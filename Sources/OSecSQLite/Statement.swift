@@ -13,7 +13,7 @@ package final class Statement {
     // Owned `sqlite3_stmt*`. The connection handle is kept only for error messages; it stays valid
     // because the connection is closed with `sqlite3_close_v2`, which waits for every statement.
     private let handle: OpaquePointer
-    private let connection: OpaquePointer
+    let connection: OpaquePointer
     /// The SQL text this statement was prepared from.
     package let sql: String
     private var columnIndexCache: [String: Int32]?

@@ -165,4 +165,50 @@ import Testing
         #expect(try db.scalar("SELECT count(*) FROM t WHERE b = CAST(? AS BLOB)", [.text("\u{01}")]) == .integer(1))
         #expect(try db.scalar("SELECT count(*) FROM t WHERE b = ?", [.text("\u{01}")]) == .integer(0))
     }
+
+    @Test func keyedStatementCacheReusesAndNests() throws {
+        let db = try makeDB()
+        try db.run("INSERT INTO t (i, s) VALUES (1, 'one'), (2, 'two'), (3, 'three')")
+        let cache = KeyedStatementCache<Int>()
+        var built = 0
+        func sql() -> String {
+            built += 1
+            return "SELECT s FROM t WHERE i >= ? ORDER BY i"
+        }
+        var seen: [String] = []
+        try db.forEachRow(keyed: cache, 7, sql: sql, [.integer(2)]) { seen.append($0.string(at: 0) ?? "") }
+        #expect(seen == ["two", "three"])
+        // Reused: no new SQL text, and fresh bindings apply.
+        seen = []
+        try db.forEachRow(keyed: cache, 7, sql: sql, [.integer(3)]) { seen.append($0.string(at: 0) ?? "") }
+        #expect(seen == ["three"])
+        #expect(built == 1)
+        // Nested use of the same key gets its own statement; the outer one keeps stepping.
+        var pairs: [String] = []
+        try db.forEachRow(keyed: cache, 7, sql: sql, [.integer(1)]) { outer in
+            let o = outer.string(at: 0) ?? ""
+            try db.forEachRow(keyed: cache, 7, sql: sql, [.integer(3)]) { inner in pairs.append(o + "/" + (inner.string(at: 0) ?? "")) }
+        }
+        #expect(pairs == ["one/three", "two/three", "three/three"])
+        db.withLock { #expect(cache.count == 1) }
+        // A statement left mid-iteration by an error is reset, so the next use starts over.
+        struct Stop: Error {}
+        #expect(throws: Stop.self) {
+            try db.forEachRow(keyed: cache, 7, sql: sql, [.integer(1)]) { _ in throw Stop() }
+        }
+        seen = []
+        try db.forEachRow(keyed: cache, 7, sql: sql, [.integer(1)]) { seen.append($0.string(at: 0) ?? "") }
+        #expect(seen == ["one", "two", "three"])
+        #expect(db.isAutocommit, "no read transaction is left open")
+    }
+
+    @Test func transactionsCommitThroughCachedStatements() throws {
+        let db = try makeDB()
+        for i in 0..<3 { try db.transaction { try db.run("INSERT INTO t (i) VALUES (?)", [.integer(Int64(i))]) } }
+        #expect(try db.scalar("SELECT count(*) FROM t") == .integer(3))
+        struct Boom: Error {}
+        #expect(throws: Boom.self) { try db.transaction { try db.run("INSERT INTO t (i) VALUES (9)"); throw Boom() } }
+        #expect(try db.scalar("SELECT count(*) FROM t") == .integer(3))
+        #expect(db.isAutocommit)
+    }
 }

@@ -183,4 +183,112 @@ import Testing
         #expect(add("g", "group-svc", "x", extra: [kSecAttrAccessGroup as String: "not-mine"]) == errSecMissingEntitlement)
         #expect(add("g", "group-svc", "x", extra: [kSecAttrAccessGroup as String: groups[0]]) == errSecSuccess)
     }
+
+    // MARK: The one-pass query reader and the data-only lookup path
+
+    @Test func dataOnlyLookupsHaveApplesShapes() throws {
+        for name in ["a", "b", "c"] { #expect(add(name, "many", "pw-\(name)") == errSecSuccess) }
+        let noSecret: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "many",
+                                       kSecAttrAccount as String: "empty"]
+        #expect(SecItemAdd(kc.q(noSecret), nil) == errSecSuccess)
+        let base: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "many",
+                                   kSecReturnData as String: true]
+        var result: CFTypeRef?
+        var all = base
+        all[kSecMatchLimit as String] = kSecMatchLimitAll
+        #expect(SecItemCopyMatching(kc.q(all), &result) == errSecSuccess)
+        let secrets = try #require(result as? [Data])
+        #expect(Set(secrets) == [Data("pw-a".utf8), Data("pw-b".utf8), Data("pw-c".utf8), Data()])
+        var two = base
+        two[kSecMatchLimit as String] = 2
+        #expect(SecItemCopyMatching(kc.q(two), &result) == errSecSuccess)
+        #expect((result as? [Data])?.count == 2)
+        var one = base
+        one[kSecAttrAccount as String] = "empty"
+        #expect(SecItemCopyMatching(kc.q(one), &result) == errSecSuccess)
+        #expect(result as? Data == Data(), "an item without a secret returns empty data")
+        one[kSecAttrAccount as String] = "nobody"
+        #expect(SecItemCopyMatching(kc.q(one), &result) == errSecItemNotFound)
+        #expect(result == nil)
+        #expect(SecCopyLastErrorMessage()?.contains("no genp item") == true)
+        // Engine fields in a data-only query still filter.
+        var filtered = base
+        filtered[kSecAttrAccessible as String] = kSecAttrAccessibleAlways
+        #expect(SecItemCopyMatching(kc.q(filtered), &result) == errSecItemNotFound)
+        filtered[kSecAttrAccessible as String] = kSecAttrAccessibleWhenUnlocked
+        filtered[kSecAttrSynchronizable as String] = kSecAttrSynchronizableAny
+        filtered[kSecAttrAccount as String] = "b"
+        #expect(SecItemCopyMatching(kc.q(filtered), &result) == errSecSuccess)
+        #expect(result as? Data == Data("pw-b".utf8))
+    }
+
+    @Test func everyDictionarySpellingReadsTheSame() throws {
+        let secret = Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        // NSData value, NSString keys, NSMutableDictionary: bytes must survive exactly.
+        let add = NSMutableDictionary()
+        add[kSecClass] = kSecClassGenericPassword
+        add[kSecAttrService] = NSString(string: "spell")
+        add[kSecAttrAccount] = "ns"
+        add[kSecValueData] = NSData(data: secret)
+        add[kSecUseKeychain] = kc.keychain
+        #expect(SecItemAdd(add, nil) == errSecSuccess)
+        var result: CFTypeRef?
+        let byCFString: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrService: "spell",
+                                           kSecAttrAccount: Data("ns".utf8), kSecReturnData: NSNumber(value: true),
+                                           kSecUseKeychain: kc.keychain]
+        #expect(SecItemCopyMatching(byCFString as CFDictionary, &result) == errSecSuccess)
+        #expect(result as? Data == secret)
+        let byAnyHashable: [AnyHashable: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "spell",
+                                                 kSecAttrAccount as String: "ns", kSecReturnData as String: true,
+                                                 kSecUseKeychain as String: kc.keychain]
+        #expect(SecItemCopyMatching(byAnyHashable as NSDictionary, &result) == errSecSuccess)
+        #expect(result as? Data == secret)
+        // A non-string key is refused, whatever the other entries.
+        let mixed: [AnyHashable: Any] = [kSecClass as String: kSecClassGenericPassword, 42: "x", kSecUseKeychain as String: kc.keychain]
+        #expect(SecItemCopyMatching(mixed as NSDictionary, &result) == errSecParam)
+        // Numbers and booleans given as Swift values or NSNumber both work for number attributes and flags.
+        #expect(SecItemCopyMatching(kc.q([kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "ns",
+                                          kSecReturnData as String: 1]), &result) == errSecSuccess)
+        #expect(result as? Data == secret)
+    }
+
+    @Test func returnAndMatchKeysAreRefusedWhereApplesAreEvenWhenFalse() {
+        #expect(add("v", "validate", "x") == errSecSuccess)
+        let match: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "validate"]
+        var withFalseReturn = match
+        withFalseReturn[kSecReturnAttributes as String] = false
+        #expect(SecItemUpdate(kc.q(withFalseReturn), [kSecAttrLabel as String: "l"] as CFDictionary) == errSecParam)
+        var withMatchOption = match
+        withMatchOption[kSecMatchCaseInsensitive as String] = false
+        #expect(SecItemDelete(kc.q(withMatchOption)) == errSecParam)
+        #expect(SecItemUpdate(kc.q(match), [kSecAttrLabel as String: "l"] as CFDictionary) == errSecSuccess)
+        #expect(SecItemDelete(kc.q(match)) == errSecSuccess)
+    }
+
+    @Test func lastErrorMessageIsPerThreadAndClearedBySuccess() throws {
+        var result: CFTypeRef?
+        let missing: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "nobody",
+                                      kSecReturnData as String: true]
+        #expect(SecItemCopyMatching(kc.q(missing), &result) == errSecItemNotFound)
+        let message = SecCopyLastErrorMessage()
+        #expect(message != nil)
+        // Another thread's failure sets that thread's message only.
+        final class Box: @unchecked Sendable { var message: String? }
+        let box = Box()
+        let done = DispatchSemaphore(value: 0)
+        let keychain = kc.keychain
+        let thread = Thread {
+            var r: CFTypeRef?
+            let q: [String: Any] = [kSecClass as String: "nope", kSecUseKeychain as String: keychain]
+            _ = SecItemCopyMatching(q as CFDictionary, &r)
+            box.message = SecCopyLastErrorMessage()
+            done.signal()
+        }
+        thread.start()
+        done.wait()
+        #expect(box.message != nil && box.message != message)
+        #expect(SecCopyLastErrorMessage() == message)
+        #expect(add("msg", "msg", "x") == errSecSuccess)
+        #expect(SecCopyLastErrorMessage() == nil)
+    }
 }

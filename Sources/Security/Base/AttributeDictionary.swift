@@ -39,6 +39,61 @@ struct AttributeDictionary {
         return (values, nonString)
     }
 
+    /// The string-keyed entries of `dictionary` as an array, in one pass over its storage, and whether
+    /// any key was not a string. Cheaper than ``entries()`` when the caller only iterates: no per-key
+    /// lookups (which hash bridged strings on Linux) and no Swift dictionary to build.
+    static func stringKeyedEntries(_ dictionary: NSDictionary?) -> (entries: [(key: String, value: Any)], hasNonStringKeys: Bool) {
+        guard let dictionary else { return ([], false) }
+        var entries: [(key: String, value: Any)] = []
+        var nonString = false
+        if type(of: dictionary) == NSDictionary.self || type(of: dictionary) == NSMutableDictionary.self {
+            // Plain dictionaries: keys and values straight from storage (the same order for both). Values of
+            // the classes that SecItem queries mostly hold are used as they are; any other value is read
+            // through `object(forKey:)`, which unboxes and bridges it exactly as Foundation does. (Getting
+            // every entry that way costs several dynamic casts and protocol-conformance checks per value.)
+            let keys = dictionary.allKeys
+            let values = dictionary.allValues
+            if keys.count == values.count {
+                entries.reserveCapacity(keys.count)
+                for index in keys.indices {
+                    let keyObject = keys[index]
+                    let key: String
+                    if type(of: keyObject) == NSString.self, let ns = keyObject as? NSString {
+                        key = ns as String
+                    } else if let other = stringValue(keyObject) {
+                        key = other
+                    } else {
+                        nonString = true
+                        continue
+                    }
+                    let value = values[index]
+                    let valueType = ObjectIdentifier(type(of: value))
+                    if valueType == PlainValueClasses.string || valueType == PlainValueClasses.number
+                        || valueType == PlainValueClasses.boolean || valueType == PlainValueClasses.keychain
+                        || valueType == PlainValueClasses.data || valueType == PlainValueClasses.bridgedData {
+                        // NSData is kept as NSData: `dataValue` copies it in bulk, where Foundation's own
+                        // unboxing to `Data` copies byte by byte on Linux.
+                        entries.append((key, value))
+                    } else if let fetched = dictionary.object(forKey: keyObject) {
+                        entries.append((key, fetched))
+                    }
+                }
+                return (entries, nonString)
+            }
+        }
+        let count = dictionary.count
+        var keys: [Any] = []
+        var objects: [Any] = []
+        keys.reserveCapacity(count)
+        objects.reserveCapacity(count)
+        dictionary.getObjects(&objects, andKeys: &keys, count: count)
+        entries.reserveCapacity(keys.count)
+        for (key, value) in zip(keys, objects) {
+            if let k = stringValue(key) { entries.append((k, value)) } else { nonString = true }
+        }
+        return (entries, nonString)
+    }
+
     var keys: Dictionary<String, Any>.Keys { values.keys }
     var isEmpty: Bool {
         if let local { return local.isEmpty }
@@ -109,6 +164,7 @@ struct AttributeDictionary {
     // MARK: Value coercion shared by every facade entry point
 
     static func stringValue(_ raw: Any) -> String? {
+        if type(of: raw) == String.self, let s = raw as? String { return s }
         if let s = raw as? NSString { return s as String }
         if let s = raw as? String { return s }
         if let s = raw as? Substring { return String(s) }
@@ -143,6 +199,17 @@ struct AttributeDictionary {
         if let s = stringValue(raw) { return Int(s.trimmingCharacters(in: .whitespaces)) }
         return nil
     }
+}
+
+/// Classes whose instances a query dictionary's `object(forKey:)` would hand out as the same object or an
+/// equivalent Swift value (String, Bool), so the one-pass reader uses them directly (exact classes only).
+private enum PlainValueClasses {
+    static let string = ObjectIdentifier(NSString.self)
+    static let number = ObjectIdentifier(NSNumber.self)
+    static let boolean = ObjectIdentifier(type(of: NSNumber(value: true)))
+    static let keychain = ObjectIdentifier(SecKeychain.self)
+    static let data = ObjectIdentifier(NSData.self)
+    static let bridgedData = ObjectIdentifier(type(of: Data([0]) as NSData))
 }
 
 /// Lets `switch key { case kSecClass: … }` compare a String key with a CFString constant.

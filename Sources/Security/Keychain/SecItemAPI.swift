@@ -49,7 +49,7 @@ enum SecItemOperations {
         let store = try keychain.store()
         let items = try SecItemRefs.newItems(for: query)
         let added = try mapStoreError { try store.add(contentsOf: items) }
-        guard let first = added.first else { return nil }
+        guard query.returnCount > 0, let first = added.first else { return nil }
         let found = SecItemStore.found(first, in: keychain, itemClass: SecItemClass(first.itemClass))
         return try SecItemStore.shape([found], query, itemClass: query.itemClass, single: true)
     }
@@ -57,6 +57,7 @@ enum SecItemOperations {
     static func copyMatching(_ query: SecItemQuery) throws -> AnyObject? {
         guard let storeClass = query.itemClass.storeClass else { return try SecItemIdentities.copyMatching(query) }
         let limit = SecItemStore.limit(query)
+        if query.returnData && query.returnCount == 1 { return try copyData(query, storeClass: storeClass, limit: limit) }
         var found: [SecItemStore.Found] = []
         for keychain in try SecItemStore.keychains(for: query) {
             var storeQuery = try SecItemStore.storeQuery(query, itemClass: storeClass, attributes: query.attributes)
@@ -71,6 +72,30 @@ enum SecItemOperations {
             throw SecError(errSecItemNotFound, "no \(query.itemClass.rawValue) item matches the query")
         }
         return try SecItemStore.shape(found, query, itemClass: query.itemClass, single: query.matchLimit == .one)
+    }
+
+    /// `kSecReturnData` alone (the most common lookup): the secrets only, without building attribute
+    /// dictionaries, refs or persistent refs for the found items. Same results and errors as the general path.
+    private static func copyData(_ query: SecItemQuery, storeClass: ItemClass, limit: Int?) throws -> AnyObject? {
+        var found: [KeychainItem] = []
+        for keychain in try SecItemStore.keychains(for: query) {
+            var storeQuery = try SecItemStore.storeQuery(query, itemClass: storeClass, attributes: query.attributes)
+            storeQuery.limit = limit.map { $0 - found.count }
+            storeQuery.includesAttributes = false
+            let store = try keychain.store()
+            let items = try mapStoreError { try store.find(storeQuery) }
+            if found.isEmpty { found = items } else { found += items }
+            if let limit, found.count >= limit { break }
+        }
+        guard !found.isEmpty else {
+            throw SecError(errSecItemNotFound, "no \(query.itemClass.rawValue) item matches the query")
+        }
+        func data(_ item: KeychainItem) throws -> NSData {
+            guard let secret = item.secret else { return NSData() }
+            return try mapStoreError { try secret.open() } as NSData
+        }
+        if query.matchLimit == .one { return try data(found[0]) }
+        return try found.map { try data($0) } as NSArray
     }
 
     static func update(_ query: SecItemQuery, _ attributesToUpdate: AttributeDictionary) throws {

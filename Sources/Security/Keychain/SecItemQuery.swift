@@ -27,22 +27,43 @@ struct SecItemQuery {
     var caseInsensitive = false
     /// The raw dictionary, for options handled by callers (e.g. kSecPrivateKeyAttrs on key generation).
     var raw: AttributeDictionary
+    /// Set when `attributes` holds one of the engine fields (agrp, pdmn, sync, cdat, mdat); lets the engine
+    /// query skip looking them up. Code that replaces `attributes` must keep it true when any may be present
+    /// (derived queries take subsets of the parsed attributes, so the parsed flag stays correct).
+    var hasEngineFieldAttributes = false
+    /// Keys seen that some operations refuse (checked in `validate`).
+    private var sawReturnKey = false
+    private var sawUseItemList = false
+    private var sawDeleteForbiddenMatchKey = false
 
     var returnCount: Int { [returnData, returnAttributes, returnRef, returnPersistentRef].filter { $0 }.count }
 
     /// Parses `dictionary` for `operation`. Throws Apple's errSecParam / errSecNoSuchClass / errSecNoSuchAttr.
+    ///
+    /// Hot path of every SecItem call: the caller's dictionary is read in one pass over its storage (no
+    /// per-key lookups, which hash bridged strings), into a small array that is then applied in place.
     init(_ dictionary: NSDictionary?, for operation: Operation) throws {
-        let (entries, hasNonStringKeys) = AttributeDictionary(dictionary).entries()
+        let (entries, hasNonStringKeys) = AttributeDictionary.stringKeyedEntries(dictionary)
         guard !hasNonStringKeys else { throw SecError.param("query keys must be strings") }
-        let dict = AttributeDictionary(values: entries)
-        raw = dict
+        raw = AttributeDictionary(dictionary)
 
+        var classValue: Any?
+        var persistentRefValue: Any?
+        var valueRefValue: Any?
+        for (key, value) in entries {
+            switch key {
+            case QueryKeys.class_: classValue = value
+            case QueryKeys.valuePersistentRef: persistentRefValue = value
+            case QueryKeys.valueRef: valueRefValue = value
+            default: break
+            }
+        }
         var persistentRef: Data?
-        if let value = dict[kSecValuePersistentRef] {
+        if let value = persistentRefValue {
             guard let data = AttributeDictionary.dataValue(value) else { throw SecError.param("kSecValuePersistentRef must be data") }
             persistentRef = data
         }
-        if let value = dict[kSecClass] {
+        if let value = classValue {
             guard AttributeDictionary.stringValue(value) != nil else { throw SecError.param("kSecClass must be a string") }
             guard let c = SecItemClass(value: value) else {
                 throw SecError(errSecNoSuchClass, "kSecClass \(value) is not a keychain item class")
@@ -50,14 +71,14 @@ struct SecItemQuery {
             itemClass = c
         } else if let ref = persistentRef, let c = SecPersistentRef.itemClass(of: ref) {
             itemClass = c
-        } else if let ref = dict[kSecValueRef] as AnyObject?, let c = SecItemQuery.itemClass(ofRef: ref), operation == .add {
+        } else if let ref = valueRefValue as AnyObject?, let c = SecItemQuery.itemClass(ofRef: ref), operation == .add {
             itemClass = c
         } else {
             throw SecError.param("the query has no kSecClass")
         }
         valuePersistentRef = persistentRef
 
-        for (key, value) in dict.values {
+        for (key, value) in entries {
             try apply(key: key, value: value, operation: operation)
         }
         try validate(operation)
@@ -71,20 +92,21 @@ struct SecItemQuery {
 
     private mutating func apply(key: String, value: Any, operation: Operation) throws {
         switch key {
-        case kSecClass, kSecValuePersistentRef:
+        case QueryKeys.class_, QueryKeys.valuePersistentRef:
             return
-        case kSecAttrSynchronizable:
-            if let s = AttributeDictionary.stringValue(value), s == kSecAttrSynchronizableAny as String {
+        case QueryKeys.sync:
+            if let s = AttributeDictionary.stringValue(value), s == QueryKeys.synchronizableAny {
                 synchronizableAny = true
                 return
             }
             guard let b = AttributeDictionary.boolValue(value) else { throw SecError.param("kSecAttrSynchronizable must be a boolean or kSecAttrSynchronizableAny") }
             attributes["sync"] = .integer(b ? 1 : 0)
+            hasEngineFieldAttributes = true
             return
-        case kSecUseDataProtectionKeychain, kSecAttrAccessControl, kSecAttrAccess:
+        case QueryKeys.useDataProtectionKeychain, QueryKeys.accessControl, QueryKeys.access:
             // Accepted for source compatibility: there is one keychain kind and no biometric access control here.
             return
-        case kSecAttrPersistentReference:
+        case QueryKeys.persistentReference:
             throw SecError(errSecNoSuchAttr, "kSecAttrPersistentReference is not a query attribute; use kSecValuePersistentRef")
         default:
             break
@@ -97,14 +119,23 @@ struct SecItemQuery {
                 throw SecError.param("attribute \(key) has a value of the wrong type")
             }
             attributes[key] = normalized
+            if SecItemSchema.engineFields[key] != nil { hasEngineFieldAttributes = true }
             return
         }
-        switch key.first {
-        case "m": try applyMatch(key, value)
-        case "r": try applyReturn(key, value)
-        case "u": try applyUse(key, value)
-        case "v": try applyValue(key, value)
-        case "f": return
+        switch key.utf8.first {
+        case UInt8(ascii: "m"):
+            if key.hasPrefix("m_") && key != QueryKeys.matchSearchList && key != QueryKeys.matchItemList {
+                sawDeleteForbiddenMatchKey = true
+            }
+            try applyMatch(key, value)
+        case UInt8(ascii: "r"):
+            sawReturnKey = true
+            try applyReturn(key, value)
+        case UInt8(ascii: "u"):
+            if key == QueryKeys.useItemList { sawUseItemList = true }
+            try applyUse(key, value)
+        case UInt8(ascii: "v"): try applyValue(key, value)
+        case UInt8(ascii: "f"): return
         default: throw SecError.param("unknown query key \(key)")
         }
     }
@@ -146,22 +177,27 @@ struct SecItemQuery {
     }
 
     private mutating func applyReturn(_ key: String, _ value: Any) throws {
-        guard let b = AttributeDictionary.boolValue(value), value is Bool || value is NSNumber else {
+        let b: Bool
+        if let n = value as? NSNumber {  // what bridged dictionaries hold; checked first (cheapest cast)
+            b = n.boolValue
+        } else if let v = value as? Bool {
+            b = v
+        } else {
             throw SecError.param("\(key) must be a boolean")
         }
         switch key {
-        case kSecReturnData: returnData = b
-        case kSecReturnAttributes: returnAttributes = b
-        case kSecReturnRef: returnRef = b
-        case kSecReturnPersistentRef: returnPersistentRef = b
+        case QueryKeys.returnData: returnData = b
+        case QueryKeys.returnAttributes: returnAttributes = b
+        case QueryKeys.returnRef: returnRef = b
+        case QueryKeys.returnPersistentRef: returnPersistentRef = b
         default: throw SecError.param("unknown return key \(key)")
         }
     }
 
     private mutating func applyUse(_ key: String, _ value: Any) throws {
         switch key {
-        case kSecUseKeychain:
-            keychains = [value as AnyObject]
+        case QueryKeys.useKeychain:
+            if let keychain = value as? SecKeychain { keychains = [keychain] } else { keychains = [value as AnyObject] }
         case kSecUseItemList:
             guard let list = SecItemQuery.array(value) else { throw SecError.param("kSecUseItemList must be an array") }
             matchItemList = list
@@ -175,10 +211,10 @@ struct SecItemQuery {
 
     private mutating func applyValue(_ key: String, _ value: Any) throws {
         switch key {
-        case kSecValueData:
+        case QueryKeys.valueData:
             guard let d = AttributeDictionary.dataValue(value) else { throw SecError.param("kSecValueData must be data") }
             valueData = d
-        case kSecValueRef:
+        case QueryKeys.valueRef:
             valueRef = value as AnyObject
         default:
             throw SecError.param("unknown value key \(key)")
@@ -188,13 +224,12 @@ struct SecItemQuery {
     private func validate(_ operation: Operation) throws {
         switch operation {
         case .update:
-            if returnCount > 0 || raw.contains(kSecReturnData) || raw.contains(kSecReturnAttributes)
-                || raw.contains(kSecReturnRef) || raw.contains(kSecReturnPersistentRef) {
+            if returnCount > 0 || sawReturnKey {
                 throw SecError.param("SecItemUpdate: the query must not contain kSecReturn keys")
             }
-            if raw.contains(kSecUseItemList) { throw SecError.param("SecItemUpdate: kSecUseItemList is not allowed") }
+            if sawUseItemList { throw SecError.param("SecItemUpdate: kSecUseItemList is not allowed") }
         case .delete:
-            if raw.keys.contains(where: { $0.hasPrefix("m_") && $0 != kSecMatchSearchList as String && $0 != kSecMatchItemList as String }) {
+            if sawDeleteForbiddenMatchKey {
                 throw SecError.param("SecItemDelete: match options (kSecMatch…) are not allowed; all matches are deleted")
             }
         case .add:
@@ -211,4 +246,26 @@ struct SecItemQuery {
         if let a = value as? [Any] { return a.map { $0 as AnyObject } }
         return nil
     }
+}
+
+/// The query keys as Swift strings, bridged once (comparing with `kSec…` constants bridges them on every use).
+enum QueryKeys {
+    static let class_ = kSecClass as String
+    static let valuePersistentRef = kSecValuePersistentRef as String
+    static let valueRef = kSecValueRef as String
+    static let valueData = kSecValueData as String
+    static let sync = kSecAttrSynchronizable as String
+    static let synchronizableAny = kSecAttrSynchronizableAny as String
+    static let useDataProtectionKeychain = kSecUseDataProtectionKeychain as String
+    static let accessControl = kSecAttrAccessControl as String
+    static let access = kSecAttrAccess as String
+    static let persistentReference = kSecAttrPersistentReference as String
+    static let matchSearchList = kSecMatchSearchList as String
+    static let matchItemList = kSecMatchItemList as String
+    static let useItemList = kSecUseItemList as String
+    static let useKeychain = kSecUseKeychain as String
+    static let returnData = kSecReturnData as String
+    static let returnAttributes = kSecReturnAttributes as String
+    static let returnRef = kSecReturnRef as String
+    static let returnPersistentRef = kSecReturnPersistentRef as String
 }

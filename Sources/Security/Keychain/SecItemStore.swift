@@ -35,25 +35,29 @@ enum SecItemStore {
 
     /// Class attributes only (the engine keeps agrp, pdmn, sync, cdat and mdat as separate fields).
     static func classAttributes(_ attributes: [String: AttributeValue]) -> [String: AttributeValue] {
-        attributes.filter { SecItemSchema.engineFields[$0.key] == nil }
+        // Usually there is nothing to drop: then the dictionary is returned as it is, not rebuilt.
+        guard attributes.keys.contains(where: { SecItemSchema.engineFields[$0] != nil }) else { return attributes }
+        return attributes.filter { SecItemSchema.engineFields[$0.key] == nil }
     }
 
     // MARK: Queries
 
     /// The engine query for a parsed query on a stored class.
     static func storeQuery(_ query: SecItemQuery, itemClass: ItemClass, attributes: [String: AttributeValue]) throws -> ItemQuery {
+        // agrp, pdmn and sync are engine fields: when the query has none, skip looking them up.
+        let engineFields = query.hasEngineFieldAttributes
         var groups = SecKeychainConfiguration.accessGroups
-        if let requested = query.attributes["agrp"] {
+        if engineFields, let requested = query.attributes["agrp"] {
             groups = [try accessGroup(for: requested)]
         }
         var classOnly = classAttributes(attributes)
         if itemClass == .certificate { SecItemCertificates.normalizeNameAttributes(&classOnly) }
         var storeQuery = ItemQuery(itemClass: itemClass, attributes: classOnly, accessGroups: groups)
-        if let pdmn = query.attributes["pdmn"] {
+        if engineFields, let pdmn = query.attributes["pdmn"] {
             storeQuery.accessibility = try accessibility(for: pdmn, itemClass: itemClass)
         }
         if !query.synchronizableAny {
-            storeQuery.isSynchronizable = (query.attributes["sync"]?.integerValue ?? 0) != 0
+            storeQuery.isSynchronizable = engineFields && (query.attributes["sync"]?.integerValue ?? 0) != 0
         }
         var refs: [PersistentRef] = []
         if let ref = query.valuePersistentRef { refs.append(try SecPersistentRef.storeRef(ref)) }
