@@ -1,5 +1,6 @@
 #define OPENSSL_SUPPRESS_DEPRECATED 1
 #include "COpenSSLBaseline.h"
+#include "baseline_support.h"
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
 #include <openssl/param_build.h>
@@ -9,24 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 // Runs `op` in batches until `seconds` elapsed; returns ops/s or -1 on failure.
 #define MEASURE(seconds, body)                                            \
     do {                                                                  \
         long _ops = 0;                                                    \
-        double _start = now(), _elapsed = 0;                              \
+        double _start = osec_bench_now(), _elapsed = 0;                              \
         while (_elapsed < (seconds)) {                                    \
             for (int _i = 0; _i < 8; _i++) {                              \
                 if (!(body)) { result = -1; goto done; }                  \
                 _ops++;                                                   \
             }                                                             \
-            _elapsed = now() - _start;                                    \
+            _elapsed = osec_bench_now() - _start;                                    \
         }                                                                 \
         result = (double)_ops / _elapsed;                                 \
     } while (0)

@@ -1,16 +1,10 @@
 #include "COpenSSLKeychainBaseline.h"
+#include "baseline_support.h"
 #include <openssl/evp.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-
-static double kc_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static const unsigned char kc_key[32] = {42};
 
 static int kc_seal(const unsigned char *in, int len, const unsigned char nonce[12], unsigned char *out, unsigned char tag[16]) {
@@ -52,7 +46,7 @@ double osec_baseline_keychain_insert(const char *path, int count) {
     if (sqlite3_prepare_v2(db, "INSERT INTO genp (svce, acct, data) VALUES (?, ?, ?)", -1, &ins, NULL) != SQLITE_OK) goto done;
     unsigned char secret[64], blob[12 + 64 + 16];
     memset(secret, 'S', sizeof secret);
-    double start = kc_now();
+    double start = osec_bench_now();
     for (int i = 0; i < count; i++) {
         char acct[32];
         int alen = snprintf(acct, sizeof acct, "account-%d", i);
@@ -67,7 +61,7 @@ double osec_baseline_keychain_insert(const char *path, int count) {
         sqlite3_reset(ins);
         if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) goto done;
     }
-    result = count / (kc_now() - start);
+    result = count / (osec_bench_now() - start);
 done:
     sqlite3_finalize(ins);
     sqlite3_close(db);
@@ -83,7 +77,7 @@ double osec_baseline_keychain_find(const char *path, int count, double seconds) 
     unsigned char out[256];
     long ops = 0;
     unsigned int seed = 12345;
-    double start = kc_now(), elapsed = 0;
+    double start = osec_bench_now(), elapsed = 0;
     while (elapsed < seconds) {
         for (int k = 0; k < 64; k++) {
             char acct[32];
@@ -98,7 +92,7 @@ double osec_baseline_keychain_find(const char *path, int count, double seconds) 
             sqlite3_reset(sel);
             ops++;
         }
-        elapsed = kc_now() - start;
+        elapsed = osec_bench_now() - start;
     }
     result = ops / elapsed;
 done:

@@ -1,4 +1,5 @@
 #include "COpenSSLPKCS12Baseline.h"
+#include "baseline_support.h"
 #include <openssl/bio.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
@@ -24,26 +25,6 @@ static int load_providers(void) {
     }
     return 1;
 }
-
-static unsigned char *read_file(const char *path, long *length) {
-    FILE *file = fopen(path, "rb");
-    if (file == NULL) return NULL;
-    unsigned char *buffer = NULL;
-    if (fseek(file, 0, SEEK_END) == 0) {
-        long size = ftell(file);
-        if (size > 0 && fseek(file, 0, SEEK_SET) == 0) {
-            buffer = malloc((size_t)size);
-            if (buffer != NULL && fread(buffer, 1, (size_t)size, file) != (size_t)size) {
-                free(buffer);
-                buffer = NULL;
-            }
-            *length = size;
-        }
-    }
-    fclose(file);
-    return buffer;
-}
-
 static int parse_once(const unsigned char *der, long length, const char *password) {
     const unsigned char *cursor = der;
     PKCS12 *p12 = d2i_PKCS12(NULL, &cursor, length);
@@ -62,7 +43,7 @@ static int parse_once(const unsigned char *der, long length, const char *passwor
 double osec_baseline_pkcs12_parse_file(const char *path, const char *password, double seconds) {
     if (!load_providers()) return -1;
     long length = 0;
-    unsigned char *der = read_file(path, &length);
+    unsigned char *der = osec_bench_read_file(path, &length);
     if (der == NULL) return -1;
     double result = -1;
     long ops = 0;

@@ -1,4 +1,5 @@
 #include "COpenSSLTrustBaseline.h"
+#include "baseline_support.h"
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 #include <openssl/x509_vfy.h>
@@ -6,13 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-
-static double trust_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static X509 *read_pem(const char *path) {
     FILE *f = fopen(path, "r");
     if (!f) return NULL;
@@ -55,7 +49,7 @@ double osec_baseline_x509_verify_files(const char *leaf_path, const char *interm
     if (leaf_len <= 0 || int_len <= 0) goto done;
     {
         long ops = 0;
-        double start = trust_now(), elapsed = 0;
+        double start = osec_bench_now(), elapsed = 0;
         while (elapsed < seconds) {
             for (int i = 0; i < 8; i++) {
                 int ok;
@@ -72,7 +66,7 @@ double osec_baseline_x509_verify_files(const char *leaf_path, const char *interm
                 if (!ok) goto done;
                 ops++;
             }
-            elapsed = trust_now() - start;
+            elapsed = osec_bench_now() - start;
         }
         result = (double)ops / elapsed;
     }
