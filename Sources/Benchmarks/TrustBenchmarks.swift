@@ -9,7 +9,8 @@ import OSecX509
 ///
 /// cold: new SecCertificates are parsed from the DER bytes and a new SecTrust evaluated each time — against OpenSSL
 ///       decoding with d2i_X509 each time. "first sight" empties every shared cache first (every signature verified,
-///       every key built); "DER seen before" is a client seeing the same chain again (a reconnecting TLS client):
+///       every key built) except the anchor's, which the caller holds parsed just as OpenSSL's X509_STORE holds the
+///       pre-parsed root; "DER seen before" is a client seeing the same chain again (a reconnecting TLS client):
 ///       decoded certificates, issuer keys and signature verdicts are found by DER content.
 /// warm: the same SecTrust re-evaluated after a setter invalidated it, and the same SecCertificates in a new
 ///       SecTrust (decoded certificates, issuer keys and signature verdicts are reused) — against OpenSSL with
@@ -91,7 +92,7 @@ enum TrustBenchmarks {
         return [
             BenchRow(name: "trust \(name) cold, first sight", unit: "eval/s", opensslLabel: "d2i_X509 ×2 + X509_verify_cert",
                      ours: { s in measure(s) {
-                         SecTrustPurgeSharedCaches()
+                         SecTrustPurgeSharedCaches(keeping: [fixture.root])
                          try parseAndEvaluate(fixture)
                      } },
                      openssl: { osec_baseline_x509_verify_files(p.leaf, p.intermediate, p.root, host, at, 1, $0) }),

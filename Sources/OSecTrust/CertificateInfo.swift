@@ -152,9 +152,13 @@ package final class CertificateInfo: Sendable {
     /// Entries kept before the cache is emptied (a crude bound; evaluation never depends on a hit).
     package static let cacheCapacity = 4096
 
-    /// Empties the shared cache (benchmarks measure cold evaluations this way; tests use it to isolate runs).
-    package static func purgeCache() {
-        cache.withLock { $0.removeAll() }
+    /// Empties the shared cache (benchmarks measure cold evaluations this way; tests use it to isolate runs),
+    /// except for the certificates in `keeping` (e.g. anchors a caller holds parsed, as OpenSSL's X509_STORE does).
+    package static func purgeCache(keeping: [Certificate] = []) {
+        let kept = Set(keeping.map { ByteKey($0.derBytes) })
+        cache.withLock { entries in
+            if kept.isEmpty { entries.removeAll() } else { entries = entries.filter { kept.contains($0.key) } }
+        }
         EvaluationMemo.purge()
     }
 

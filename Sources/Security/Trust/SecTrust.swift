@@ -506,4 +506,6 @@ public func SecTrustSetExceptions(_ trust: SecTrust, _ exceptions: CFData?) -> B
 /// OpenSecurity internal: forgets every decoded certificate, built key and remembered signature verdict shared
 /// between evaluations (benchmarks use it to measure cold evaluations). Never needed for correctness.
 @_spi(OpenSecurityInternal)
-public func SecTrustPurgeSharedCaches() { CertificateInfo.purgeCache() }
+public func SecTrustPurgeSharedCaches(keeping anchors: [SecCertificate] = []) {
+    CertificateInfo.purgeCache(keeping: anchors.map(\.certificate))
+}
