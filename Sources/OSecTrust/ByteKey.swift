@@ -1,3 +1,5 @@
+import OSecCrypto
+
 /// A dictionary key over encoded bytes that hashes cheaply.
 ///
 /// `[UInt8]`'s own hashing feeds every byte to the hasher, which dominated warm evaluations (certificates are
@@ -24,6 +26,7 @@ package struct ByteKey: Hashable, Sendable {
         hasher.combine(high)
     }
 
-    // `==` (not `elementsEqual`): identical buffers compare in O(1), which is the common case for cache hits.
-    package static func == (lhs: ByteKey, rhs: ByteKey) -> Bool { lhs.bytes == rhs.bytes }
+    // One memcmp (identical memory compares in O(1), the common case for cache hits); Swift's element-wise
+    // `==` cost ≈ 3 µs per 2 KB certificate whenever the same DER came from two different parses.
+    package static func == (lhs: ByteKey, rhs: ByteKey) -> Bool { ByteEquality.equal(lhs.bytes, rhs.bytes) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import OSecASN1
+import OSecCrypto
 
 /// An X.509 v1/v2/v3 certificate (RFC 5280), parsed from DER and kept with its exact bytes.
 ///
@@ -109,7 +110,7 @@ package struct Certificate: Sendable {
 
 extension Certificate: Hashable {
     package static func == (lhs: Certificate, rhs: Certificate) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.derBytes == rhs.storage.derBytes
+        lhs.storage === rhs.storage || ByteEquality.equal(lhs.storage.derBytes[...], rhs.storage.derBytes[...])
     }
     package func hash(into hasher: inout Hasher) { hasher.combine(storage.derBytes) }
 }

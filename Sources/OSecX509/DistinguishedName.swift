@@ -1,4 +1,5 @@
 import OSecASN1
+import OSecCrypto
 
 /// An X.501 `Name`: a sequence of relative distinguished names, kept with its exact encoding.
 ///
@@ -89,7 +90,7 @@ package struct DistinguishedName: Sendable {
 }
 
 extension DistinguishedName: Hashable {
-    package static func == (lhs: DistinguishedName, rhs: DistinguishedName) -> Bool { lhs.derBytes == rhs.derBytes }
+    package static func == (lhs: DistinguishedName, rhs: DistinguishedName) -> Bool { ByteEquality.equal(lhs.derBytes, rhs.derBytes) }
     package func hash(into hasher: inout Hasher) { hasher.combine(derBytes) }
 }
 
