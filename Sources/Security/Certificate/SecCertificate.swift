@@ -42,7 +42,7 @@ public final class SecCertificate: NSObject, @unchecked Sendable {
 /// As on Apple platforms only the first top-level SEQUENCE is used; trailing bytes are tolerated and dropped.
 /// The serial number must be 1…37 octets.
 public func SecCertificateCreateWithData(_ allocator: CFAllocator?, _ data: CFData) -> SecCertificate? {
-    let bytes = [UInt8](data.swiftData)
+    let bytes = data.byteArray
     guard let certificate = try? Certificate(derEncodedPrefixOf: bytes),
         (1...37).contains(certificate.serialNumber.count)
     else { return nil }
