@@ -3,7 +3,7 @@
 #   Fuzz/run-pkcs12-fuzz.sh [seconds=60] [extra libFuzzer flags...]
 # Output: .build-fuzz/pkcs12-fuzz, corpus in .build-fuzz/corpus-pkcs12, crashes in .build-fuzz/artifacts-pkcs12/.
 #
-# The modules are compiled one by one (OSecASN1, then OSecCrypto with its C shims, then OSecPKCS12), each
+# The modules are compiled one by one (OSecASN1, then OSecCrypto with its C shims, OSecX509, then OSecPKCS12), each
 # instrumented with -sanitize=fuzzer,address, because their sources `import` each other by module name.
 # OSecCrypto's C modules: COpenSSL comes from Sources/COpenSSL/module.modulemap; COpenSSLShims gets a
 # generated module map (SwiftPM normally writes one) pointing at Sources/COpenSSLShims/include.
@@ -36,11 +36,14 @@ MAP
 "$swiftc" "${flags[@]}" -module-name OSecCrypto -wmo -emit-module -emit-module-path "$mods/OSecCrypto.swiftmodule" \
     -I Sources/COpenSSL -Xcc -fmodule-map-file="$mods/module.modulemap" \
     -c $(find Sources/OSecCrypto -name '*.swift') -o "$mods/OSecCrypto.o"
+"$swiftc" "${flags[@]}" -module-name OSecX509 -wmo -emit-module -emit-module-path "$mods/OSecX509.swiftmodule" \
+    -I Sources/COpenSSL -Xcc -fmodule-map-file="$mods/module.modulemap" \
+    -c $(find Sources/OSecX509 -name '*.swift') -o "$mods/OSecX509.o"
 "$swiftc" "${flags[@]}" -module-name OSecPKCS12 -wmo -emit-module -emit-module-path "$mods/OSecPKCS12.swiftmodule" \
     -D PKCS12_FUZZING -I Sources/COpenSSL -Xcc -fmodule-map-file="$mods/module.modulemap" \
     -c Sources/OSecPKCS12/*.swift -o "$mods/OSecPKCS12.o"
 "$swiftc" "${flags[@]}" -module-name PKCS12Fuzz -I Sources/COpenSSL -Xcc -fmodule-map-file="$mods/module.modulemap" \
-    Fuzz/PKCS12Fuzz.swift "$mods/OSecASN1.o" "$mods/OSecCrypto.o" "$mods/OSecPKCS12.o" "$mods/shims.o" \
+    Fuzz/PKCS12Fuzz.swift "$mods/OSecASN1.o" "$mods/OSecCrypto.o" "$mods/OSecX509.o" "$mods/OSecPKCS12.o" "$mods/shims.o" \
     -lcrypto -o "$out/pkcs12-fuzz"
 
 # Seed corpus: small .p12 files from the openssl CLI in several flavours, 1 KDF iteration so runs are cheap.
