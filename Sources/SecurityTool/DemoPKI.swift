@@ -35,6 +35,21 @@ extension Demo {
         _ = SecCertificateCopyCommonName(chain[0], &commonName)
         print("leaf common name: \(commonName ?? "?"), serial: \(Demo.hex((SecCertificateCopySerialNumberData(chain[0], nil) as Data?) ?? Data()))")
 
+        step("Trust: SecTrust over the chain, and recovering from an expired certificate by moving the verify date")
+        var trust: SecTrust?
+        guard SecTrustCreateWithCertificates([chain[0]] as NSArray, SecPolicyCreateBasicX509(), &trust) == errSecSuccess,
+              let trust else { throw DemoFailure(description: "SecTrustCreateWithCertificates failed") }
+        _ = SecTrustSetAnchorCertificates(trust, [chain[1]] as NSArray)
+        var trustError: CFError?
+        print("SecTrustEvaluateWithError: \(SecTrustEvaluateWithError(trust, &trustError))")
+        _ = SecTrustSetVerifyDate(trust, now.addingTimeInterval(86400 * 400) as NSDate)
+        let expired = SecTrustEvaluateWithError(trust, &trustError)
+        var trustResult = SecTrustResultType.invalid
+        _ = SecTrustGetTrustResult(trust, &trustResult)
+        print("a year later: \(expired), result \(trustResult.rawValue) (recoverable), error \(trustError?.code ?? 0): \(trustError?.localizedDescription ?? "")")
+        _ = SecTrustSetVerifyDate(trust, now as NSDate)
+        print("verify date moved back: \(SecTrustEvaluateWithError(trust, &trustError))")
+
         step("Keychain: an encrypted SQLite keychain (a temporary one, so your login keychain is untouched)")
         let directory = NSTemporaryDirectory() + "opensecurity-demo-\(getpid())"
         var keychain: SecKeychain?
