@@ -25,18 +25,11 @@ struct AttributeDictionary {
     /// Every entry with a string key (enumerates the source once per call).
     var values: [String: Any] { entries().values }
 
-    /// Keys that are not strings (Apple rejects them with errSecParam in SecItem calls).
-    var hasNonStringKeys: Bool { entries().hasNonStringKeys }
-
     /// One pass over the source: the string-keyed entries, and whether any key was not a string.
     func entries() -> (values: [String: Any], hasNonStringKeys: Bool) {
         if let local { return (local, false) }
-        var values: [String: Any] = [:]
-        var nonString = false
-        source?.forEach { key, value in
-            if let k = AttributeDictionary.stringValue(key) { values[k] = value } else { nonString = true }
-        }
-        return (values, nonString)
+        let (list, nonString) = AttributeDictionary.stringKeyedEntries(source)
+        return (Dictionary(list.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last }), nonString)
     }
 
     /// The string-keyed entries of `dictionary` as an array, in one pass over its storage, and whether

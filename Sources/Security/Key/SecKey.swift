@@ -53,7 +53,9 @@ public final class SecKey: NSObject, @unchecked Sendable {
         return a == b
     }
 
-    public override var hash: Int { applicationLabel.hashValue }
+    /// Consistent with `isEqual` without exporting and hashing the key on every call (sets and dictionaries
+    /// of keys call this often); equal keys always share algorithm, size and kind.
+    public override var hash: Int { key.bitSize &* 2 &+ (key.isPrivate ? 1 : 0) }
 
     public override var description: String {
         let kind = key.isPrivate ? "Private" : "Public"

@@ -99,9 +99,10 @@ enum SecItemOperations {
     }
 
     static func update(_ query: SecItemQuery, _ attributesToUpdate: AttributeDictionary) throws {
-        guard !attributesToUpdate.hasNonStringKeys else { throw SecError.param("attribute keys must be strings") }
+        let (updates, hasNonStringKeys) = attributesToUpdate.entries()
+        guard !hasNonStringKeys else { throw SecError.param("attribute keys must be strings") }
         var changes = ItemChanges()
-        for (key, value) in attributesToUpdate.values {
+        for (key, value) in updates {
             if key == kSecValueData as String {
                 guard let data = AttributeDictionary.dataValue(value) else { throw SecError.param("kSecValueData must be data") }
                 changes.secret = data
