@@ -8,45 +8,68 @@ package enum HostnameMatcher {
     /// (a pattern with a trailing dot is not in RFC 5280's preferred name syntax and never matches). `*` is allowed only as the whole left-most label of a pattern with at least three labels and never
     /// matches an empty label; partial wildcards (`f*.example.com`) and wildcards over IDN A-labels never match.
     package static func matches(pattern rawPattern: String, host rawHost: String) -> Bool {
-        guard !rawPattern.hasSuffix("."), let host = normalize(rawHost, allowWildcard: false),
+        // Works on ASCII bytes: this runs on every SSL evaluation, and String's Unicode-aware lower-casing,
+        // splitting and (Foundation's) `contains` cost more than the rest of the leaf checks together.
+        guard rawPattern.utf8.last != dot, let host = normalize(rawHost, allowWildcard: false),
             let pattern = normalize(rawPattern, allowWildcard: true)
         else { return false }
-        let hostLabels = host.split(separator: ".", omittingEmptySubsequences: false)
-        let patternLabels = pattern.split(separator: ".", omittingEmptySubsequences: false)
+        let hostLabels = labelRanges(host)
+        let patternLabels = labelRanges(pattern)
         guard hostLabels.count == patternLabels.count else { return false }
-        for (index, (p, h)) in zip(patternLabels, hostLabels).enumerated() {
-            if index == 0 && p == "*" {
-                guard patternLabels.count >= 3, !h.isEmpty, !h.hasPrefix("xn--") else { return false }
-                let base = patternLabels.dropFirst().joined(separator: ".")
+        for index in patternLabels.indices {
+            let p = pattern[patternLabels[index]]
+            let h = host[hostLabels[index]]
+            if index == 0 && p.count == 1 && p.first == star {
+                guard patternLabels.count >= 3, !h.isEmpty, !h.starts(with: aLabelPrefix) else { return false }
+                let base = String(decoding: pattern[patternLabels[1].lowerBound...], as: UTF8.self)
                 guard !PublicSuffixList.shared.isPublicSuffix(base) else { return false }
                 continue
             }
-            if p.contains("*") { return false }
-            guard p == h else { return false }
+            if p.contains(star) { return false }
+            guard p.elementsEqual(h) else { return false }
         }
         return true
     }
 
-    /// Lower-cased name without one trailing dot, or nil when it is not a syntactically valid DNS name.
-    static func normalize(_ name: String, allowWildcard: Bool) -> String? {
-        var text = name.lowercased()
-        if text.hasSuffix(".") { text.removeLast() }
-        guard !text.isEmpty, text.utf8.count <= 253 else { return nil }
-        let labels = text.split(separator: ".", omittingEmptySubsequences: false)
-        for (index, label) in labels.enumerated() {
-            if allowWildcard && index == 0 && label == "*" { continue }
-            guard isValidLabel(label) else { return nil }
+    private static let dot = UInt8(ascii: ".")
+    private static let star = UInt8(ascii: "*")
+    private static let aLabelPrefix = Array("xn--".utf8)
+
+    /// The ranges of the dot-separated labels of `name` (empty labels included).
+    private static func labelRanges(_ name: [UInt8]) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var start = 0
+        for index in name.indices where name[index] == dot {
+            ranges.append(start..<index)
+            start = index + 1
         }
-        return text
+        ranges.append(start..<name.count)
+        return ranges
     }
 
-    static func isValidLabel(_ label: Substring) -> Bool {
-        guard !label.isEmpty, label.utf8.count <= 63 else { return false }
-        for byte in label.utf8 {
+    /// ASCII-lower-cased bytes without one trailing dot, or nil when the name is not a syntactically valid DNS
+    /// name (LDH labels of 1–63 bytes, at most 253 bytes; `*` only as the whole first label when allowed).
+    static func normalize(_ name: String, allowWildcard: Bool) -> [UInt8]? {
+        var bytes = Array(name.utf8)
+        if bytes.last == dot { bytes.removeLast() }
+        guard !bytes.isEmpty, bytes.count <= 253 else { return nil }
+        for index in bytes.indices where bytes[index] >= 0x41 && bytes[index] <= 0x5A { bytes[index] |= 0x20 }
+        for (index, range) in labelRanges(bytes).enumerated() {
+            let label = bytes[range]
+            if allowWildcard && index == 0 && label.count == 1 && label.first == star { continue }
+            guard isValidLabel(label) else { return nil }
+        }
+        return bytes
+    }
+
+    /// A lower-case LDH label: 1–63 bytes of a–z, 0–9 and inner hyphens.
+    static func isValidLabel(_ label: ArraySlice<UInt8>) -> Bool {
+        guard !label.isEmpty, label.count <= 63 else { return false }
+        for byte in label {
             let ok = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D
             guard ok else { return false }
         }
-        return label.utf8.first != 0x2D && label.utf8.last != 0x2D
+        return label.first != 0x2D && label.last != 0x2D
     }
 
     /// Whether any SAN of the leaf proves `name` (no CN fallback: Apple's rule).
@@ -96,7 +119,8 @@ package enum NameConstraintMatcher {
             constraint.removeFirst()
         }
         guard HostnameMatcher.normalize(constraint, allowWildcard: false) != nil else { return .invalid }
-        guard let name = HostnameMatcher.normalize(rawName, allowWildcard: true) else { return .invalid }
+        guard let nameBytes = HostnameMatcher.normalize(rawName, allowWildcard: true) else { return .invalid }
+        let name = String(decoding: nameBytes, as: UTF8.self)
         if name.hasPrefix("*.") {
             let base = String(name.dropFirst(2))
             // Expansions are exactly one label above `base`.

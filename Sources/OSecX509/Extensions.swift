@@ -54,10 +54,28 @@ package struct Extensions: Hashable, Sendable {
     package var count: Int { all.count }
 
     /// The extension with this OID, if present.
-    package subscript(oid oid: ASN1ObjectIdentifier) -> Extension? { all.first { $0.oid == oid } }
+    /// Compares OID bytes in place: `first(where:)` would copy (retain and release) every extension it passes.
+    package subscript(oid oid: ASN1ObjectIdentifier) -> Extension? {
+        let wanted = oid.contentBytes
+        for index in all.indices where Extensions.sameBytes(all[index].oid.contentBytes, wanted) {
+            return all[index]
+        }
+        return nil
+    }
+
+    /// Whether an extension with this OID is present (no copy).
+    package func contains(oid: ASN1ObjectIdentifier) -> Bool {
+        let wanted = oid.contentBytes
+        for index in all.indices where Extensions.sameBytes(all[index].oid.contentBytes, wanted) { return true }
+        return false
+    }
 
     /// The critical extensions' OIDs.
-    package var criticalOIDs: [ASN1ObjectIdentifier] { all.filter(\.critical).map(\.oid) }
+    package var criticalOIDs: [ASN1ObjectIdentifier] {
+        var result: [ASN1ObjectIdentifier] = []
+        for index in all.indices where all[index].critical { result.append(all[index].oid) }
+        return result
+    }
 
     private func decode<T>(_ oid: ASN1ObjectIdentifier, _ body: (ASN1Node) throws -> T) throws(X509Error) -> T? {
         guard let item = self[oid: oid] else { return nil }

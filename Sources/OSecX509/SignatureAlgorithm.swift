@@ -24,27 +24,29 @@ package struct SignatureAlgorithm: Hashable, Sendable {
         case ed25519
     }
 
+    /// PKCS#1 v1.5 and ECDSA signature OIDs with their digests (built once: `kind` runs on every verification).
+    private static let rsaDigests: [(ASN1ObjectIdentifier, DigestAlgorithm)] = [
+        (X509OID.sha256WithRSAEncryption, .sha256), (X509OID.sha384WithRSAEncryption, .sha384),
+        (X509OID.sha512WithRSAEncryption, .sha512), (X509OID.sha1WithRSAEncryption, .sha1),
+        (X509OID.sha224WithRSAEncryption, .sha224), (X509OID.md5WithRSAEncryption, .md5),
+    ]
+    private static let ecdsaDigests: [(ASN1ObjectIdentifier, DigestAlgorithm)] = [
+        (X509OID.ecdsaWithSHA256, .sha256), (X509OID.ecdsaWithSHA384, .sha384),
+        (X509OID.ecdsaWithSHA512, .sha512), (X509OID.ecdsaWithSHA1, .sha1), (X509OID.ecdsaWithSHA224, .sha224),
+    ]
+
     /// The decoded algorithm. Throws ``X509Error/Code/unsupportedAlgorithm`` for unknown OIDs or bad parameters.
     package var kind: Kind {
         get throws(X509Error) {
             let oid = identifier.oid
-            let rsaDigests: [(ASN1ObjectIdentifier, DigestAlgorithm)] = [
-                (X509OID.sha256WithRSAEncryption, .sha256), (X509OID.sha384WithRSAEncryption, .sha384),
-                (X509OID.sha512WithRSAEncryption, .sha512), (X509OID.sha1WithRSAEncryption, .sha1),
-                (X509OID.sha224WithRSAEncryption, .sha224), (X509OID.md5WithRSAEncryption, .md5),
-            ]
-            for (candidate, digest) in rsaDigests where candidate == oid {
+            for (candidate, digest) in SignatureAlgorithm.rsaDigests where Extensions.sameBytes(candidate.contentBytes, oid.contentBytes) {
                 // RFC 4055 §5: parameters MUST be NULL; some old encoders omit them, which OpenSSL accepts.
                 guard identifier.hasAbsentOrNullParameters else {
                     throw X509Error(.unsupportedAlgorithm, "RSA PKCS#1 signature with non-NULL parameters")
                 }
                 return .rsaPKCS1(digest)
             }
-            let ecdsaDigests: [(ASN1ObjectIdentifier, DigestAlgorithm)] = [
-                (X509OID.ecdsaWithSHA256, .sha256), (X509OID.ecdsaWithSHA384, .sha384),
-                (X509OID.ecdsaWithSHA512, .sha512), (X509OID.ecdsaWithSHA1, .sha1), (X509OID.ecdsaWithSHA224, .sha224),
-            ]
-            for (candidate, digest) in ecdsaDigests where candidate == oid {
+            for (candidate, digest) in SignatureAlgorithm.ecdsaDigests where Extensions.sameBytes(candidate.contentBytes, oid.contentBytes) {
                 // RFC 5758 §3.2: parameters MUST be absent.
                 guard identifier.parameters == nil else {
                     throw X509Error(.unsupportedAlgorithm, "ECDSA signature algorithm with parameters")
