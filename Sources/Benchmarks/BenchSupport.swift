@@ -1,5 +1,23 @@
 import Foundation
 
+/// Scratch directories for benchmark fixtures (keychains, DER and .p12 files), removed when the run ends.
+enum BenchScratch {
+    nonisolated(unsafe) private static var directories: [String] = []
+
+    /// A new empty directory under the system temporary directory (the benchmark is single-threaded).
+    static func directory(_ name: String) -> String {
+        let path = NSTemporaryDirectory() + "osec-bench-\(name)-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        directories.append(path)
+        return path
+    }
+
+    static func removeAll() {
+        for path in directories { try? FileManager.default.removeItem(atPath: path) }
+        directories.removeAll()
+    }
+}
+
 struct BenchOptions {
     var seconds = 1.0
     var rounds = 3

@@ -9,8 +9,7 @@ enum KeychainBenchmarks {
     static let itemCount = 10_000
 
     static func rows() -> [BenchRow] {
-        let directory = NSTemporaryDirectory() + "osec-bench-\(getpid())-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = BenchScratch.directory("keychain")
         var keychain: SecKeychain?
         guard SecKeychainCreate(directory + "/bench.keychain-db", 0, nil, false, nil, &keychain) == errSecSuccess, let keychain else {
             print("keychain benchmark: cannot create a keychain in \(directory)")

@@ -37,8 +37,7 @@ enum PKCS12Benchmarks {
 
     /// Generates the key, chain and the two .p12 files; returns the directory.
     static func makeFiles() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("osec-bench-pkcs12-\(getpid())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = URL(fileURLWithPath: BenchScratch.directory("pkcs12"), isDirectory: true)
         func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
         try openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("ca.key"), "-out", path("ca.pem"),
                      "-subj", "/CN=Bench CA", "-days", "2"])

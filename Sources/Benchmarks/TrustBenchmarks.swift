@@ -46,8 +46,7 @@ enum TrustBenchmarks {
         leaf.subjectAlternativeNames = [.dnsName(host)]
         let leafCert = try leaf.issued(by: intermediateCert, issuerKey: keys[1])
 
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("osec-trust-bench-\(name)-\(getpid())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = URL(fileURLWithPath: BenchScratch.directory("trust-\(name)"), isDirectory: true)
         func write(_ file: String, _ certificate: Certificate) throws -> String {
             let path = directory.appendingPathComponent(file).path
             try Data(certificate.pemString.utf8).write(to: URL(fileURLWithPath: path))

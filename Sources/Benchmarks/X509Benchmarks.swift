@@ -9,8 +9,9 @@ enum X509Benchmarks {
     /// (SAN, EKU, SKI/AKI, key usage). Each is written to a temporary DER file that the C baseline reads.
     static func rows() -> [BenchRow] {
         var rows: [BenchRow] = []
+        let directory = BenchScratch.directory("x509")
         for (name, der) in samples() {
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("osec-bench-\(name).der").path
+            let path = directory + "/\(name).der"
             guard FileManager.default.createFile(atPath: path, contents: Data(der)) else { continue }
             rows.append(BenchRow(
                 name: "x509 parse \(name) (\(der.count) B)", unit: "certs/s", opensslLabel: "d2i_X509",

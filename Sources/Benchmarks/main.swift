@@ -14,3 +14,4 @@ for suite in BenchSuites.all {
         BenchTable.print(row.run(options))
     }
 }
+BenchScratch.removeAll()

@@ -11,10 +11,37 @@ enum AEADBox {
 
     /// Seals `plaintext` under `key` (32 bytes) with a fresh random nonce.
     static func seal(_ plaintext: Data, key: Data, aad: Data) throws(KeychainStoreError) -> Data {
+        try sealed { (nonce) throws(CryptoError) in
+            try AESGCM.seal(key: key, nonce: nonce, plaintext: plaintext, aad: aad, tagLength: tagLength)
+        }
+    }
+
+    /// Seals `plaintext` under a prepared key (item secrets: the class key's schedule is expanded once).
+    static func seal(_ plaintext: Data, cipher: AESGCMKey, aad: Data) throws(KeychainStoreError) -> Data {
+        try sealed { (nonce) throws(CryptoError) in
+            try cipher.seal(nonce: nonce, plaintext: plaintext, aad: aad, tagLength: tagLength)
+        }
+    }
+
+    /// Opens a box; a malformed box or a failed tag check throws `failure` (the caller decides whether that
+    /// means a wrong password, a tampered row or a corrupt keychain).
+    static func open(_ box: Data, key: Data, aad: Data, failure: KeychainStoreError.Code) throws(KeychainStoreError) -> Data {
+        try opened(box, failure: failure) { (nonce, ciphertext, tag) throws(CryptoError) in
+            try AESGCM.open(key: key, nonce: nonce, ciphertext: ciphertext, tag: tag, aad: aad)
+        }
+    }
+
+    /// Opens a box with a prepared key; errors as ``open(_:key:aad:failure:)``.
+    static func open(_ box: Data, cipher: AESGCMKey, aad: Data, failure: KeychainStoreError.Code) throws(KeychainStoreError) -> Data {
+        try opened(box, failure: failure) { (nonce, ciphertext, tag) throws(CryptoError) in
+            try cipher.open(nonce: nonce, ciphertext: ciphertext, tag: tag, aad: aad)
+        }
+    }
+
+    private static func sealed(_ body: (Data) throws(CryptoError) -> (ciphertext: Data, tag: Data)) throws(KeychainStoreError) -> Data {
         do {
             let nonce = try SecureRandom.bytes(nonceLength)
-            let (ciphertext, tag) = try AESGCM.seal(key: key, nonce: nonce, plaintext: plaintext, aad: aad,
-                                                    tagLength: tagLength)
+            let (ciphertext, tag) = try body(nonce)
             var box = Data(capacity: overhead + ciphertext.count)
             box.append(version)
             box.append(nonce)
@@ -26,9 +53,8 @@ enum AEADBox {
         }
     }
 
-    /// Opens a box; a malformed box or a failed tag check throws `failure` (the caller decides whether that
-    /// means a wrong password, a tampered row or a corrupt keychain).
-    static func open(_ box: Data, key: Data, aad: Data, failure: KeychainStoreError.Code) throws(KeychainStoreError) -> Data {
+    private static func opened(_ box: Data, failure: KeychainStoreError.Code,
+                               _ body: (Data, Data, Data) throws(CryptoError) -> Data) throws(KeychainStoreError) -> Data {
         guard box.count >= overhead, box.first == version else {
             throw KeychainStoreError(failure, "sealed data is malformed")
         }
@@ -37,8 +63,7 @@ enum AEADBox {
         let cipherStart = nonceStart + nonceLength
         let tagStart = box.endIndex - tagLength
         do {
-            return try AESGCM.open(key: key, nonce: box[nonceStart..<cipherStart], ciphertext: box[cipherStart..<tagStart],
-                                   tag: box[tagStart..<box.endIndex], aad: aad)
+            return try body(box[nonceStart..<cipherStart], box[cipherStart..<tagStart], box[tagStart..<box.endIndex])
         } catch where error.code == .authenticationFailed {
             throw KeychainStoreError(failure, "authentication tag mismatch", underlying: error)
         } catch {

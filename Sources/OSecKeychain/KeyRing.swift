@@ -15,6 +15,8 @@ final class KeyRing: @unchecked Sendable {  // sendable: mutable state guarded b
     private let lock = NSLock()
     private var master: KeyMaterial?
     private var classKeys: [ProtectionClass: KeyMaterial] = [:]
+    /// Prepared AES-GCM keys for the class keys present (made on first use; dropped with their class key).
+    private var classCiphers: [ProtectionClass: AESGCMKey] = [:]
     private var everUnlocked = false
 
     init(keychainID: Data) {
@@ -27,6 +29,7 @@ final class KeyRing: @unchecked Sendable {  // sendable: mutable state guarded b
         lock.lock()
         defer { lock.unlock() }
         classKeys[.always] = key
+        classCiphers[.always] = nil
     }
 
     /// Installs the master key and the class keys it unwrapped: the keychain is unlocked.
@@ -37,8 +40,12 @@ final class KeyRing: @unchecked Sendable {  // sendable: mutable state guarded b
         self.master = master
         classKeys[.whenUnlocked]?.wipe()
         classKeys[.whenUnlocked] = whenUnlocked
-        if let old = classKeys[.afterFirstUnlock], old !== afterFirstUnlock { old.wipe() }
+        if let old = classKeys[.afterFirstUnlock], old !== afterFirstUnlock {
+            old.wipe()
+            classCiphers[.afterFirstUnlock] = nil
+        }
         classKeys[.afterFirstUnlock] = afterFirstUnlock
+        classCiphers[.whenUnlocked] = nil
         everUnlocked = true
     }
 
@@ -50,6 +57,7 @@ final class KeyRing: @unchecked Sendable {  // sendable: mutable state guarded b
         master = nil
         classKeys[.whenUnlocked]?.wipe()
         classKeys[.whenUnlocked] = nil
+        classCiphers[.whenUnlocked] = nil  // frees the OpenSSL context, which cleanses the key schedule
     }
 
     /// `true` while the master key is in memory.
@@ -74,26 +82,34 @@ final class KeyRing: @unchecked Sendable {  // sendable: mutable state guarded b
         return master.bytes
     }
 
-    private func classKey(_ protectionClass: ProtectionClass) throws(KeychainStoreError) -> Data {
+    /// The prepared cipher for a class key, or `interactionNotAllowed` while that key is locked away.
+    private func classCipher(_ protectionClass: ProtectionClass) throws(KeychainStoreError) -> AESGCMKey {
         lock.lock()
         defer { lock.unlock() }
+        if let cipher = classCiphers[protectionClass] { return cipher }
         guard let key = classKeys[protectionClass] else {
             throw KeychainStoreError(.interactionNotAllowed,
                                      "the keychain is locked (protection class \(protectionClass.rawValue))")
         }
-        return key.bytes
+        do {
+            let cipher = try AESGCMKey(key: key.bytes)
+            classCiphers[protectionClass] = cipher
+            return cipher
+        } catch {
+            throw KeychainStoreError(.internal, "preparing the class key failed", underlying: error)
+        }
     }
 
     /// Seals an item secret under its protection class key, bound to its row.
     func sealSecret(_ secret: Data, binding: SecretBinding) throws(KeychainStoreError) -> Data {
-        let key = try classKey(binding.protectionClass)
-        return try AEADBox.seal(secret, key: key, aad: binding.associatedData(prefix: itemAADPrefix))
+        let cipher = try classCipher(binding.protectionClass)
+        return try AEADBox.seal(secret, cipher: cipher, aad: binding.associatedData(prefix: itemAADPrefix))
     }
 
     /// Opens an item secret; a blob that does not belong to the row throws `integrityCheckFailed`.
     func openSecret(_ blob: Data, binding: SecretBinding) throws(KeychainStoreError) -> Data {
-        let key = try classKey(binding.protectionClass)
-        return try AEADBox.open(blob, key: key, aad: binding.associatedData(prefix: itemAADPrefix),
+        let cipher = try classCipher(binding.protectionClass)
+        return try AEADBox.open(blob, cipher: cipher, aad: binding.associatedData(prefix: itemAADPrefix),
                                 failure: .integrityCheckFailed)
     }
 

@@ -47,6 +47,71 @@ private struct PBKDFGroup: Decodable {
         tally.finish(numberOfTests: file.numberOfTests)
     }
 
+    /// The prepared-key path (``AESGCMKey``) on every 12-byte-nonce vector, one key object per distinct key so
+    /// that each is reused across many messages, valid and invalid interleaved.
+    @Test func aesGCMPreparedKey() throws {
+        let file = try Wycheproof.load("aes_gcm_test.json", AEADGroup.self)
+        var keys: [Data: AESGCMKey] = [:]
+        var checked = 0
+        for group in file.testGroups where group.ivSize == 96 {
+            for t in group.tests {
+                let key = Hex.data(t.key), iv = Hex.data(t.iv), aad = Hex.data(t.aad)
+                let msg = Hex.data(t.msg), ct = Hex.data(t.ct), tag = Hex.data(t.tag)
+                let prepared: AESGCMKey
+                if let existing = keys[key] {
+                    prepared = existing
+                } else {
+                    prepared = try AESGCMKey(key: key)
+                    keys[key] = prepared
+                }
+                let opened = try? prepared.open(nonce: iv, ciphertext: ct, tag: tag, aad: aad)
+                if t.result == .invalid {
+                    #expect(opened == nil, "tcId \(t.tcId) accepted")
+                } else {
+                    #expect(opened == msg, "tcId \(t.tcId) rejected")
+                    let sealed = try prepared.seal(nonce: iv, plaintext: msg, aad: aad, tagLength: tag.count)
+                    #expect(sealed.ciphertext == ct && sealed.tag == tag, "tcId \(t.tcId) sealed differently")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked == 197)  // every 12-byte-nonce vector in aes_gcm_test.json
+        #expect(keys.count > 50)
+    }
+
+    @Test func aesGCMPreparedKeyRejectsOtherSizes() {
+        #expect(throws: CryptoError.self) { try AESGCMKey(key: Data(count: 20)) }
+        let key = try? AESGCMKey(key: Data(count: 32))
+        #expect(throws: CryptoError.self) { try key?.seal(nonce: Data(count: 16), plaintext: Data([1]), aad: Data()) }
+        #expect(throws: CryptoError.self) { try key?.open(nonce: Data(count: 12), ciphertext: Data([1]), tag: Data(count: 8), aad: Data()) }
+    }
+
+    @Test func aesGCMPreparedKeyIsSafeAcrossThreads() async throws {
+        let secret = try SecureRandom.bytes(32)
+        let shared = try AESGCMKey(key: secret)
+        let failures = await withTaskGroup(of: Int.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    var failures = 0
+                    for i in 0..<300 {
+                        let nonce = Data((0..<12).map { UInt8(truncatingIfNeeded: worker &* 31 &+ i &* 7 &+ $0) })
+                        let message = Data("worker \(worker) message \(i)".utf8)
+                        guard let sealed = try? shared.seal(nonce: nonce, plaintext: message, aad: Data([UInt8(worker)])),
+                              let opened = try? shared.open(nonce: nonce, ciphertext: sealed.ciphertext, tag: sealed.tag,
+                                                            aad: Data([UInt8(worker)])),
+                              opened == message,
+                              (try? AESGCM.open(key: secret, nonce: nonce, ciphertext: sealed.ciphertext, tag: sealed.tag,
+                                                aad: Data([UInt8(worker)]))) == message
+                        else { failures += 1; continue }
+                    }
+                    return failures
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(failures == 0)
+    }
+
     @Test func aesCBCPKCS5() throws {
         let file = try Wycheproof.load("aes_cbc_pkcs5_test.json", CipherGroup.self)
         var tally = WycheproofTally("aes_cbc_pkcs5_test.json")

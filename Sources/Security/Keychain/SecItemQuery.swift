@@ -78,6 +78,7 @@ struct SecItemQuery {
         }
         valuePersistentRef = persistentRef
 
+        attributes.reserveCapacity(entries.count)
         for (key, value) in entries {
             try apply(key: key, value: value, operation: operation)
         }
@@ -112,14 +113,15 @@ struct SecItemQuery {
             break
         }
         if key.utf8.count == 4 {
-            guard let kind = SecItemSchema.kind(of: key, in: itemClass) else {
+            let engineKind = SecItemSchema.engineFields[key]
+            guard let kind = engineKind ?? SecItemSchema.kind(of: key, in: itemClass) else {
                 throw SecError(errSecNoSuchAttr, "attribute \(key) does not exist for class \(itemClass.rawValue)")
             }
             guard let normalized = AttributeValue(caller: value, kind: kind) else {
                 throw SecError.param("attribute \(key) has a value of the wrong type")
             }
             attributes[key] = normalized
-            if SecItemSchema.engineFields[key] != nil { hasEngineFieldAttributes = true }
+            if engineKind != nil { hasEngineFieldAttributes = true }
             return
         }
         switch key.utf8.first {
