@@ -52,6 +52,21 @@ enum KeychainBenchmarks {
                          }
                      },
                      openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) }),
+            // What the caller's own code costs before SecItemCopyMatching starts: the [String: Any] literal and
+            // its bridging to CFDictionary (NSDictionary on Linux), exactly as in the row above.
+            BenchRow(name: "  [caller] building the query dictionary alone", unit: "op/s", opensslLabel: "SQLite SELECT + AES-256-GCM open (C floor)",
+                     ours: { s in
+                         var sink = 0
+                         let rate = measure(s) {
+                             let i = nextIndex()
+                             let q: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "service",
+                                                     kSecAttrAccount as String: "account-\(i)", kSecReturnData as String: true,
+                                                     kSecUseKeychain as String: keychain]
+                             sink &+= (q as CFDictionary).count
+                         }
+                         return sink > 0 ? rate : -1
+                     },
+                     openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) }),
             BenchRow(name: "  same, query dictionaries built beforehand", unit: "op/s", opensslLabel: "SQLite SELECT + AES-256-GCM open (C floor)",
                      ours: { s in
                          let queries: [CFDictionary] = (0..<1024).map { _ in
