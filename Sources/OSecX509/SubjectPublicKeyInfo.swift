@@ -52,7 +52,7 @@ package struct SubjectPublicKeyInfo: Hashable, Sendable {
     /// Apple's `pkhh` / identity key id: SHA-1 of the BIT STRING payload.
     package var publicKeyHash: Data { Digest.hash(.sha1, Data(keyBytes)) }
 
-    /// The key as a crypto-layer object (RSA and P-256/384/521; Ed25519 is not in the crypto layer yet).
+    /// The key as a crypto-layer object (RSA, P-256/384/521 and Ed25519).
     package func makeKey() throws(X509Error) -> AsymmetricKey {
         do {
             return try AsymmetricKey(subjectPublicKeyInfo: Data(derBytes))

@@ -193,7 +193,11 @@ extension AsymmetricKey {
             let curve = try readNamedCurve(&algorithm)
             return try decodeECPoint(keyBits, curve: curve)
         }
-        throw CryptoError(.unsupportedAlgorithm, "SubjectPublicKeyInfo algorithm is neither RSA nor EC")
+        if oid.content.elementsEqual(Ed25519.oidContent) {
+            try algorithm.expectEnd()  // RFC 8410 §3: parameters MUST be absent
+            return try decodeEd25519(keyBits, isPrivate: false)
+        }
+        throw CryptoError(.unsupportedAlgorithm, "SubjectPublicKeyInfo algorithm is not RSA, EC or Ed25519")
     }
 
     static func decodePKCS8(_ bytes: ArraySlice<UInt8>) throws(CryptoError) -> OpaquePointer {
@@ -214,7 +218,15 @@ extension AsymmetricKey {
             let curve = try readNamedCurve(&algorithm)
             return try decodeSEC1(privateKey.content, curveHint: curve)
         }
-        throw CryptoError(.unsupportedAlgorithm, "PKCS#8 key algorithm is neither RSA nor EC")
+        if oid.content.elementsEqual(Ed25519.oidContent) {
+            try algorithm.expectEnd()  // RFC 8410 §3: parameters MUST be absent
+            // RFC 8410 §7: the privateKey OCTET STRING holds a CurvePrivateKey, itself an OCTET STRING.
+            var curvePrivateKey = DERReader(privateKey.content)
+            let seed = try curvePrivateKey.read(DERReader.Tag.octetString)
+            try curvePrivateKey.expectEnd()
+            return try decodeEd25519(seed.content, isPrivate: true)
+        }
+        throw CryptoError(.unsupportedAlgorithm, "PKCS#8 key algorithm is not RSA, EC or Ed25519")
     }
 
     static func decodeSEC1(_ bytes: ArraySlice<UInt8>, curveHint: ECCurve?) throws(CryptoError) -> OpaquePointer {

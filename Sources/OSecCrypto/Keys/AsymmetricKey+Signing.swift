@@ -5,6 +5,7 @@ extension AsymmetricKey {
     /// Signs `input` according to `scheme` (private keys only).
     package func sign(_ input: Data, scheme: SignatureScheme) throws(CryptoError) -> Data {
         guard isPrivate else { throw CryptoError(.invalidParameter, "signing needs a private key") }
+        if case .ed25519 = scheme { return try ed25519Sign(input) }
         let plan = try signingPlan(input, scheme: scheme)
         let ctx = try PKeyContext(key: raw)
         try ossl(EVP_PKEY_sign_init(ctx.raw), "EVP_PKEY_sign_init")
@@ -28,6 +29,7 @@ extension AsymmetricKey {
     /// Verifies `signature` over `input`. Returns false for a wrong or malformed signature (an answer);
     /// throws only for unusable parameters or an OpenSSL failure.
     package func verify(_ signature: Data, for input: Data, scheme: SignatureScheme) throws(CryptoError) -> Bool {
+        if case .ed25519 = scheme { return try ed25519Verify(signature, message: input) }
         let plan = try signingPlan(input, scheme: scheme)
         var encoded = signature
         switch scheme {
@@ -40,6 +42,8 @@ extension AsymmetricKey {
                   let der = ECDSASignature.rawToDER(signature, fieldSize: curve.fieldSize)
             else { return false }
             encoded = der
+        case .ed25519:
+            break  // handled above
         }
         if case .rsaRaw = scheme { return try verifyRaw(signature, expected: plan.tbs) }
         let ctx = try PKeyContext(key: raw)
@@ -123,6 +127,8 @@ extension AsymmetricKey {
             guard inputIsDigest else { throw CryptoError(.invalidParameter, "ECDSA over a message needs a digest algorithm") }
             guard !input.isEmpty, input.count <= 1024 else { throw CryptoError(.invalidParameter, "ECDSA digest length out of range") }
             return SigningPlan(tbs: input, padding: nil, digest: nil, saltLength: nil)
+        case .ed25519:
+            throw CryptoError(.invalidParameter, "Ed25519 signs the message directly")  // sign/verify handle it first
         }
     }
 

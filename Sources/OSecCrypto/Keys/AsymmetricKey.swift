@@ -27,11 +27,14 @@ package final class AsymmetricKey: @unchecked Sendable {
         } else if EVP_PKEY_is_a(pkey, "EC") == 1, let curve = ECCurve(shimIndex: osec_ec_curve_of(UnsafeRawPointer(pkey))) {
             algorithm = .ec(curve)
             bitSize = curve.bits
+        } else if EVP_PKEY_is_a(pkey, "ED25519") == 1 {
+            algorithm = .ed25519
+            bitSize = 256
         } else {
             algorithm = .rsa
             bitSize = 0
             OpenSSLErrorQueue.clear()
-            throw CryptoError(.unsupportedAlgorithm, "only RSA and NIST P-256/384/521 keys are supported")
+            throw CryptoError(.unsupportedAlgorithm, "only RSA, NIST P-256/384/521 and Ed25519 keys are supported")
         }
     }
 
@@ -47,6 +50,7 @@ package final class AsymmetricKey: @unchecked Sendable {
         switch algorithm {
         case .rsa: (bitSize + 7) / 8
         case .ec(let curve): curve.fieldSize
+        case .ed25519: Ed25519.keyLength
         }
     }
 
@@ -68,6 +72,8 @@ package final class AsymmetricKey: @unchecked Sendable {
             if let point = try? publicPoint(), let key = try? AsymmetricKey(ecPublicKeyX963: point, curve: curve) {
                 return key
             }
+        case .ed25519:
+            if let raw = try? ed25519PublicKeyBytes, let key = try? AsymmetricKey(ed25519PublicKey: raw) { return key }
         }
         return self
     }
@@ -100,6 +106,13 @@ package final class AsymmetricKey: @unchecked Sendable {
         defer { BN_free(exponent) }
         try ossl(BN_set_word(exponent, UInt(publicExponent)), "BN_set_word")
         try ossl(EVP_PKEY_CTX_set1_rsa_keygen_pubexp(ctx.raw, exponent), "EVP_PKEY_CTX_set1_rsa_keygen_pubexp")
+        return try ctx.generate()
+    }
+
+    /// Generates an Ed25519 key pair.
+    package static func generateEd25519() throws(CryptoError) -> AsymmetricKey {
+        let ctx = try PKeyContext(algorithmName: "ED25519")
+        try ossl(EVP_PKEY_keygen_init(ctx.raw), "EVP_PKEY_keygen_init")
         return try ctx.generate()
     }
 

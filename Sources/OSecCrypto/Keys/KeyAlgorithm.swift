@@ -2,6 +2,8 @@
 package enum KeyAlgorithm: Sendable, Hashable {
     case rsa
     case ec(ECCurve)
+    /// Ed25519 (RFC 8032): signatures only. Used for certificates and CRLs; Apple's SecKey has no such type.
+    case ed25519
 }
 
 /// PEM encodings written by ``AsymmetricKey/pem(_:passphrase:)``.

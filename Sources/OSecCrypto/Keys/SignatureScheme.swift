@@ -14,6 +14,8 @@ package enum SignatureScheme: Sendable, Hashable {
     case ecdsaDER(digest: DigestAlgorithm?, inputIsDigest: Bool)
     /// ECDSA with a raw r‖s signature, each half padded to the field size (RFC 4754 / IEEE P1363).
     case ecdsaRaw(digest: DigestAlgorithm?, inputIsDigest: Bool)
+    /// PureEdDSA over Ed25519 (RFC 8032): the input is the whole message; 64-byte signatures.
+    case ed25519
 }
 
 /// RSA encryption paddings.

@@ -91,10 +91,10 @@ public func SecCertificateCopyNormalizedSubjectSequence(_ certificate: SecCertif
     Data(certificate.certificate.subject.normalizedDERBytes) as NSData
 }
 
-/// The certificate's public key (RSA or EC P-256/384/521); nil for other key types (Ed25519 is not supported yet).
+/// The certificate's public key (RSA or EC P-256/384/521); nil for other key types (Ed25519 has no SecKey type).
 public func SecCertificateCopyKey(_ certificate: SecCertificate) -> SecKey? {
     guard let key = try? certificate.certificate.publicKeyInfo.makeKey() else { return nil }
-    return SecKey(key)
+    return SecKey.wrapping(key)
 }
 
 /// iOS's deprecated spelling of ``SecCertificateCopyKey(_:)``.

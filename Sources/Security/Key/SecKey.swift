@@ -16,11 +16,22 @@ public final class SecKey: NSObject, @unchecked Sendable {
         self.keychainReference = keychainReference
     }
 
+    /// A SecKey for keys of Apple's SecKey types (RSA, EC), nil for others: Apple's SecKey has no Ed25519
+    /// type, so certificate and PKCS#12 keys of that kind are not handed out (as Apple returns nil for
+    /// public keys it does not support).
+    static func wrapping(_ key: AsymmetricKey) -> SecKey? {
+        switch key.algorithm {
+        case .rsa, .ec: SecKey(key)
+        case .ed25519: nil
+        }
+    }
+
     /// Apple's `kSecAttrKeyType` value for this key: "42" (RSA) or "73" (EC).
     var keyTypeAttribute: String {
         switch key.algorithm {
         case .rsa: return "42"
         case .ec: return "73"
+        case .ed25519: return "ed25519"  // not an Apple type; never wrapped (see `wrapping(_:)`)
         }
     }
 
@@ -33,6 +44,7 @@ public final class SecKey: NSObject, @unchecked Sendable {
             switch key.algorithm {
             case .rsa: return try key.rsaPKCS1DER
             case .ec: return try key.x963Representation
+            case .ed25519: return try key.isPrivate ? key.ed25519PrivateKeyBytes : key.ed25519PublicKeyBytes
             }
         } catch {
             throw SecError(errSecInternal, "key export failed: \(error)")
@@ -64,6 +76,8 @@ public final class SecKey: NSObject, @unchecked Sendable {
             return "<SecKeyRef algorithm id: 1, key type: RSA\(kind)Key, version: 4, block size: \(key.bitSize) bits>"
         case .ec(let curve):
             return "<SecKeyRef curve type: kSecECCurveSecp\(curve.bits)r1, algorithm id: 3, key type: EC\(kind)Key, version: 4, block size: \(key.bitSize) bits>"
+        case .ed25519:
+            return "<SecKeyRef key type: Ed25519\(kind)Key, block size: 256 bits>"
         }
     }
 }

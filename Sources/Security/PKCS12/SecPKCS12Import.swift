@@ -69,8 +69,11 @@ enum PKCS12Importer {
             }
             guard let leaf = chain.first else { throw SecError(errSecInternal, "PKCS#12: empty chain") }
             let identity: SecIdentity
+            guard let privateKey = SecKey.wrapping(found.privateKey) else {
+                throw SecError.decode("PKCS#12: the private key is Ed25519, which has no SecKey type")
+            }
             do {
-                identity = try SecIdentity(certificate: leaf, privateKey: SecKey(found.privateKey))
+                identity = try SecIdentity(certificate: leaf, privateKey: privateKey)
             } catch let error as SecError {
                 throw SecError(errSecDecode, "PKCS#12: \(error.message)")
             }

@@ -453,7 +453,7 @@ public func SecTrustGetCertificateAtIndex(_ trust: SecTrust, _ ix: CFIndex) -> S
 public func SecTrustCopyKey(_ trust: SecTrust) -> SecKey? {
     guard let leaf = trust.state.withLock({ $0.certificates.first }) else { return nil }
     guard let key = try? leaf.certificate.publicKeyInfo.makeKey() else { return nil }
-    return SecKey(key)
+    return SecKey.wrapping(key)
 }
 
 /// Apple's deprecated `SecTrustCopyPublicKey`.
