@@ -15,6 +15,7 @@ enum SignatureCheck {
             scheme = .rsaPKCS1v15(digest: digest, inputIsDigest: false)
         case (.rsaPSS(let digest, let salt), .rsa): scheme = .rsaPSS(digest: digest, saltLength: salt, inputIsDigest: false)
         case (.ecdsa(let digest), .ec): scheme = .ecdsaDER(digest: digest, inputIsDigest: false)
+        case (.ed25519, .ed25519): scheme = .ed25519
         default: return false
         }
         return (try? key.verify(Data(signature), for: Data(message), scheme: scheme)) ?? false

@@ -52,7 +52,24 @@ import Testing
             var der = [UInt8](try certificate("leaf").derBytes)
             der[der.count - 1] ^= 0x01
             try directory.write("leaf_badsig.pem", Data(Certificate(derEncoded: der).pemString.utf8))
+            try makeCRLs()
             now = Int64(Date().timeIntervalSince1970) + 60
+        }
+
+        /// `crl_revoked.pem` revokes `leaf`, `crl_empty.pem` revokes nothing; both signed by `int` with Ed25519.
+        private func makeCRLs() throws {
+            for variant in ["revoked", "empty"] {
+                let base = directory.path("ca-\(variant)")
+                try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+                try Data().write(to: URL(fileURLWithPath: base + "/index.txt"))
+                try Data("01\n".utf8).write(to: URL(fileURLWithPath: base + "/crlnumber"))
+                let config = "[ca]\ndefault_ca = d\n[d]\ndatabase = \(base)/index.txt\ncrlnumber = \(base)/crlnumber\n"
+                    + "default_md = default\ndefault_crl_days = 30\n"
+                try Data(config.utf8).write(to: URL(fileURLWithPath: base + "/ca.cnf"))
+                let common = ["-config", base + "/ca.cnf", "-keyfile", directory.path("int.key"), "-cert", directory.path("int.pem")]
+                if variant == "revoked" { try OpenSSLCLI.check(["ca", "-revoke", directory.path("leaf.pem")] + common) }
+                try OpenSSLCLI.check(["ca", "-gencrl", "-out", directory.path("crl_\(variant).pem")] + common)
+            }
         }
 
         private func issue(_ name: String, key: String, cn: String, by issuer: String, section: String) throws {
@@ -68,16 +85,21 @@ import Testing
             try Certificate(pemEncoded: String(decoding: try directory.read("\(name).pem"), as: UTF8.self))
         }
 
-        func opensslVerify(leaf: String, root: String, host: String) throws -> Bool {
-            try OpenSSLCLI.run(args: ["verify", "-CAfile", directory.path("\(root).pem"), "-untrusted", directory.path("int.pem"),
-                                      "-attime", "\(now)", "-purpose", "sslserver", "-verify_hostname", host,
-                                      directory.path("\(leaf).pem")]).status == 0
+        func opensslVerify(leaf: String, root: String, host: String, crl: String? = nil) throws -> Bool {
+            var args = ["verify", "-CAfile", directory.path("\(root).pem"), "-untrusted", directory.path("int.pem"),
+                        "-attime", "\(now)", "-purpose", "sslserver", "-verify_hostname", host]
+            if let crl { args += ["-CRLfile", directory.path("\(crl).pem"), "-crl_check"] }
+            return try OpenSSLCLI.run(args: args + [directory.path("\(leaf).pem")]).status == 0
         }
 
-        func ourVerify(leaf: String, root: String, host: String) throws -> TrustEvaluation {
+        func ourVerify(leaf: String, root: String, host: String, crl: String? = nil) throws -> TrustEvaluation {
             var options = ValidationOptions(time: now)
             options.purpose = .serverAuth
             options.peerNames = [PeerName.host(host)]
+            if let crl {
+                options.revocation = RevocationMode(enabled: true)
+                options.crls = try CertificateRevocationList.crls(fromPEM: String(decoding: try directory.read("\(crl).pem"), as: UTF8.self))
+            }
             let builder = ChainBuilder(anchors: [AnchorStore([try certificate(root)])],
                                        intermediates: [try certificate("int")], options: options)
             return builder.evaluate(try certificate(leaf))
@@ -98,6 +120,15 @@ import Testing
         #expect(try pki.opensslVerify(leaf: leaf, root: root, host: host) == trusted, "\(name): openssl")
         let ours = try pki.ourVerify(leaf: leaf, root: root, host: host)
         #expect(ours.isTrusted == trusted, "\(name): \(ours.failures)")
+    }
+
+    @Test(.enabled(if: OpenSSLCLI.isAvailable), arguments: [("crl_revoked", false), ("crl_empty", true)])
+    func ed25519SignedCRLs(_ crl: String, _ trusted: Bool) throws {
+        let pki = try #require(Ed25519ChainTests.pki)
+        #expect(try pki.opensslVerify(leaf: "leaf", root: "root", host: "www.example.com", crl: crl) == trusted)
+        let ours = try pki.ourVerify(leaf: "leaf", root: "root", host: "www.example.com", crl: crl)
+        #expect(ours.isTrusted == trusted, "\(crl): \(ours.failures)")
+        if !trusted { #expect(ours.failures.mostImportant?.check == .revocation, "\(ours.failures)") }
     }
 
     @Test(.enabled(if: OpenSSLCLI.isAvailable)) func signaturesAndKeysAreEd25519() throws {
