@@ -57,9 +57,12 @@ enum SecItemOperations {
     static func copyMatching(_ query: SecItemQuery) throws -> AnyObject? {
         guard let storeClass = query.itemClass.storeClass else { return try SecItemIdentities.copyMatching(query) }
         let limit = SecItemStore.limit(query)
-        if query.returnData && query.returnCount == 1 { return try copyData(query, storeClass: storeClass, limit: limit) }
+        if query.returnData && query.returnCount == 1 && query.certificateFilter == nil {
+            return try copyData(query, storeClass: storeClass, limit: limit)
+        }
         var found: [SecItemStore.Found] = []
-        for keychain in try SecItemStore.keychains(for: query) {
+        let keychains = try SecItemStore.keychains(for: query)
+        for keychain in keychains {
             var storeQuery = try SecItemStore.storeQuery(query, itemClass: storeClass, attributes: query.attributes)
             storeQuery.limit = limit.map { $0 - found.count }
             storeQuery.includesAttributes = query.returnAttributes || query.returnRef
@@ -67,6 +70,14 @@ enum SecItemOperations {
             let items = try mapStoreError { try store.find(storeQuery) }
             found += items.map { SecItemStore.found($0, in: keychain, itemClass: query.itemClass) }
             if let limit, found.count >= limit { break }
+        }
+        if let filter = query.certificateFilter {
+            let others = filter.needsKeychainCertificates ? try SecItemCertificateFilter.certificates(in: keychains) : []
+            found = try found.filter { item in
+                guard let certificate = try item.ref() as? SecCertificate else { return false }
+                return filter.matches(certificate, others: others)
+            }
+            if let wanted = SecItemStore.resultLimit(query) { found = Array(found.prefix(wanted)) }
         }
         guard !found.isEmpty else {
             throw SecError(errSecItemNotFound, "no \(query.itemClass.rawValue) item matches the query")

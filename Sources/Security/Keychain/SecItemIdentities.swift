@@ -70,7 +70,19 @@ enum SecItemIdentities {
 
     /// Finds identities: certificates matching the certificate part joined with private keys matching the key part.
     static func copyMatching(_ query: SecItemQuery) throws -> AnyObject? {
-        let found = try find(query, limit: SecItemStore.limit(query))
+        var found = try find(query, limit: SecItemStore.limit(query))
+        if let filter = query.certificateFilter {
+            let others = filter.needsKeychainCertificates
+                ? try SecItemCertificateFilter.certificates(in: SecItemStore.keychains(for: query)) : []
+            found = try found.filter { match in
+                guard let identity = try match.found.ref() as? SecIdentity else { return false }
+                return filter.matches(identity.certificate, others: others)
+            }
+            guard !found.isEmpty else {
+                throw SecError(errSecItemNotFound, "no identity passes the kSecMatch certificate filters")
+            }
+            if let wanted = SecItemStore.resultLimit(query) { found = Array(found.prefix(wanted)) }
+        }
         return try SecItemStore.shape(found.map(\.found), query, itemClass: .identity, single: query.matchLimit == .one)
     }
 

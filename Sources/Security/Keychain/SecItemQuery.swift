@@ -25,6 +25,8 @@ struct SecItemQuery {
     var keychains: [AnyObject]?
     /// Other match options that are accepted (for source compatibility) and recorded.
     var caseInsensitive = false
+    /// kSecMatchIssuers / Policy / ValidOnDate / TrustedOnly / EmailAddressIfPresent (certificates and identities).
+    var certificateFilter: SecItemCertificateFilter?
     /// The raw dictionary, for options handled by callers (e.g. kSecPrivateKeyAttrs on key generation).
     var raw: AttributeDictionary
     /// Set when `attributes` holds one of the engine fields (agrp, pdmn, sync, cdat, mdat); lets the engine
@@ -169,7 +171,9 @@ struct SecItemQuery {
             guard itemClass == .certificate || itemClass == .identity else {
                 throw SecError(errSecUnimplemented, "\(key) applies to certificates and identities only")
             }
-            throw SecError(errSecUnimplemented, "\(key) is not supported yet")
+            var filter = certificateFilter ?? SecItemCertificateFilter()
+            try filter.apply(key, value)
+            certificateFilter = filter
         case kSecMatchSubjectContains, kSecMatchSubjectStartsWith, kSecMatchSubjectEndsWith,
              kSecMatchSubjectWholeString, kSecMatchHostOrSubdomainOfHost:
             return  // ignored by Apple's data-protection keychain
@@ -228,6 +232,9 @@ struct SecItemQuery {
         case .update:
             if returnCount > 0 || sawReturnKey {
                 throw SecError.param("SecItemUpdate: the query must not contain kSecReturn keys")
+            }
+            if certificateFilter != nil {
+                throw SecError.param("SecItemUpdate: kSecMatchIssuers/Policy/ValidOnDate/TrustedOnly/EmailAddressIfPresent select results of SecItemCopyMatching only")
             }
             if sawUseItemList { throw SecError.param("SecItemUpdate: kSecUseItemList is not allowed") }
         case .delete:

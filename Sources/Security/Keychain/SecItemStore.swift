@@ -85,7 +85,14 @@ enum SecItemStore {
         return storeQuery
     }
 
+    /// The store-level limit: none when certificate filters will drop some of the items found.
     static func limit(_ query: SecItemQuery) -> Int? {
+        if query.certificateFilter != nil { return nil }
+        return resultLimit(query)
+    }
+
+    /// The number of results the caller asked for (kSecMatchLimit).
+    static func resultLimit(_ query: SecItemQuery) -> Int? {
         switch query.matchLimit {
         case .one: return 1
         case .count(let n): return n
