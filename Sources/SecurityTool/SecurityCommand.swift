@@ -5,9 +5,27 @@ import Foundation
 enum SecurityCommand {
     static let usage = """
         Usage: security [-h] command [command-options] [command-args]
-            demo     Run an end-to-end demonstration of what OpenSecurity implements.
-            error    Display a descriptive message for the given error code(s).
-            help     Show all commands, or show usage for a command.
+            add-generic-password        Add a generic password item.
+            add-internet-password       Add an internet password item.
+            create-keychain             Create keychains.
+            default-keychain            Display the default keychain.
+            delete-generic-password     Delete a generic password item.
+            delete-internet-password    Delete an internet password item.
+            delete-keychain             Delete keychains.
+            demo                        Run an end-to-end demonstration of what OpenSecurity implements.
+            error                       Display a descriptive message for the given error code(s).
+            find-generic-password       Find a generic password item.
+            find-internet-password      Find an internet password item.
+            help                        Show all commands, or show usage for a command.
+            list-keychains              Display the keychains (the default one first).
+            show-keychain-info          Show the settings of a keychain.
+
+        Password options: -a account, -s service (generic) or server (internet), -l label, -j comment,
+        -D kind, -c creator, -C type; generic: -G generic attribute; internet: -d security domain, -p path,
+        -P port, -r protocol, -t authentication type. add: -w password (last without a value: read from
+        standard input), -X hexadecimal password, -U update an existing item. find: -g password to stderr,
+        -w password only. A trailing operand names the keychain (a path, or a name in the default keychain's
+        directory).
         """
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -17,6 +35,17 @@ enum SecurityCommand {
         }
         let rest = Array(arguments.dropFirst())
         switch command {
+        case "add-generic-password": return PasswordCommands.add(.generic, rest)
+        case "add-internet-password": return PasswordCommands.add(.internet, rest)
+        case "find-generic-password": return PasswordCommands.find(.generic, rest)
+        case "find-internet-password": return PasswordCommands.find(.internet, rest)
+        case "delete-generic-password": return PasswordCommands.delete(.generic, rest)
+        case "delete-internet-password": return PasswordCommands.delete(.internet, rest)
+        case "create-keychain": return KeychainCommands.create(rest)
+        case "delete-keychain": return KeychainCommands.delete(rest)
+        case "default-keychain": return KeychainCommands.defaultKeychain(rest)
+        case "list-keychains": return KeychainCommands.list(rest)
+        case "show-keychain-info": return KeychainCommands.showInfo(rest)
         case "demo": return Demo.run(rest)
         case "error": return ErrorCommand.run(rest)
         case "help", "-h": print(usage); return 0

@@ -117,6 +117,23 @@ public func SecKeychainOpen(_ pathName: UnsafePointer<CChar>, _ keychain: Unsafe
     return errSecSuccess
 }
 
+/// Apple's `SecKeychainGetPath` (nil = the default keychain): copies the path, NUL-terminated, into
+/// `pathName`, whose size `ioPathLength` gives; on return `ioPathLength` is the path's length in bytes. A buffer
+/// too small for the path and its NUL gives errSecBufferTooSmall.
+public func SecKeychainGetPath(_ keychain: SecKeychain?, _ ioPathLength: UnsafeMutablePointer<UInt32>,
+                               _ pathName: UnsafeMutablePointer<CChar>) -> OSStatus {
+    withOSStatus {
+        let target = try keychain ?? KeychainRegistry.defaultKeychain()
+        let bytes = Array(target.path.utf8)
+        guard bytes.count < Int(ioPathLength.pointee) else {
+            throw SecError(errSecBufferTooSmall, "SecKeychainGetPath: the path needs \(bytes.count + 1) bytes")
+        }
+        for (index, byte) in bytes.enumerated() { pathName[index] = CChar(bitPattern: byte) }
+        pathName[bytes.count] = 0
+        ioPathLength.pointee = UInt32(bytes.count)
+    }
+}
+
 /// Apple's `SecKeychainDelete`: removes the keychain's files.
 public func SecKeychainDelete(_ keychainOrArray: SecKeychain?) -> OSStatus {
     withOSStatus {

@@ -1,0 +1,128 @@
+import Foundation
+import OSecTestSupport
+import Testing
+
+/// The `security` command line: password items added, found and deleted with macOS security(1)'s options,
+/// output and exit codes, on a keychain chosen through OPENSECURITY_KEYCHAIN or a keychain operand.
+@Suite(.enabled(if: SecurityTool.executable != nil, "needs the security executable (swift build)"))
+struct SecurityToolTests {
+    let directory: TemporaryDirectory
+    var keychainPath: String { directory.path("login.keychain-db") }
+
+    init() throws { directory = try TemporaryDirectory(prefix: "osec-security-tool") }
+
+    struct Run { let status: Int32; let stdout: String; let stderr: String }
+
+    func security(_ arguments: [String], stdin: String? = nil) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: SecurityTool.executable ?? "/nonexistent")
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["OPENSECURITY_KEYCHAIN"] = keychainPath
+        environment["OPENSECURITY_ACCESS_GROUPS"] = nil
+        process.environment = environment
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                   stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func genericPasswordLifecycle() throws {
+        #expect(try security(["add-generic-password", "-a", "alice", "-s", "myapp", "-w", "s3cret!"]).status == 0)
+        let duplicate = try security(["add-generic-password", "-a", "alice", "-s", "myapp", "-w", "other"])
+        #expect(duplicate.status == 45)
+        #expect(duplicate.stderr == "security: SecKeychainItemCreateFromContent (<default>): The specified item already exists in the keychain.\n")
+        #expect(try security(["find-generic-password", "-a", "alice", "-s", "myapp", "-w"]).stdout == "s3cret!\n")
+        #expect(try security(["add-generic-password", "-U", "-a", "alice", "-s", "myapp", "-w", "updated"]).status == 0)
+
+        let found = try security(["find-generic-password", "-s", "myapp", "-g"])
+        #expect(found.status == 0)
+        #expect(found.stderr == "password: \"updated\"\n")
+        let lines = found.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.prefix(4) == ["keychain: \"\(keychainPath)\"", "version: 512", "class: \"genp\"", "attributes:"])
+        #expect(lines.contains("    0x00000007 <blob>=\"myapp\""), "the label defaults to the service")
+        #expect(lines.contains("    \"acct\"<blob>=\"alice\""))
+        #expect(lines.contains("    \"svce\"<blob>=\"myapp\""))
+        #expect(lines.contains("    \"gena\"<blob>=<NULL>"))
+        #expect(lines.contains { $0.hasPrefix("    \"cdat\"<timedate>=0x") && $0.hasSuffix("Z\\000\"") })
+        #expect(lines.count == 4 + 16, "every genp attribute is listed")
+
+        let missing = try security(["find-generic-password", "-s", "nothere"])
+        #expect(missing.status == 44)
+        #expect(missing.stderr == "security: SecKeychainSearchCopyNext: The specified item could not be found in the keychain.\n")
+
+        let deleted = try security(["delete-generic-password", "-a", "alice", "-s", "myapp"])
+        #expect(deleted.status == 0 && deleted.stdout.hasSuffix("password has been deleted.\n"))
+        #expect(try security(["find-generic-password", "-a", "alice", "-s", "myapp"]).status == 44)
+        #expect(try security(["delete-generic-password", "-a", "alice", "-s", "myapp"]).status == 44)
+    }
+
+    @Test func passwordsFromStandardInputAndInHex() throws {
+        #expect(try security(["add-generic-password", "-a", "bob", "-s", "prompted", "-w"], stdin: "from stdin\n").status == 0)
+        #expect(try security(["find-generic-password", "-a", "bob", "-s", "prompted", "-w"]).stdout == "from stdin\n")
+        #expect(try security(["add-generic-password", "-a", "bob", "-s", "binary", "-X", "00ff10"]).status == 0)
+        #expect(try security(["find-generic-password", "-a", "bob", "-s", "binary", "-w"]).stdout == "00ff10\n")
+        #expect(try security(["find-generic-password", "-a", "bob", "-s", "binary", "-g"]).stderr == "password: 0x00FF10  \"\\000\\377\\020\"\n")
+    }
+
+    @Test func internetPasswords() throws {
+        #expect(try security(["add-internet-password", "-a", "carol", "-s", "example.com", "-r", "htps", "-P", "443",
+                              "-p", "/login", "-w", "pw"]).status == 0)
+        let found = try security(["find-internet-password", "-s", "example.com", "-a", "carol"])
+        #expect(found.status == 0)
+        let lines = found.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("class: \"inet\""))
+        #expect(lines.contains("    \"ptcl\"<uint32>=\"htps\""))
+        #expect(lines.contains("    \"port\"<uint32>=0x000001BB "))
+        #expect(lines.contains("    \"path\"<blob>=\"/login\""))
+        #expect(lines.contains("    \"srvr\"<blob>=\"example.com\""))
+        #expect(try security(["find-internet-password", "-s", "example.com", "-w"]).stdout == "pw\n")
+        #expect(try security(["find-internet-password", "-s", "example.com", "-P", "8443"]).status == 44)
+        #expect(try security(["delete-internet-password", "-s", "example.com"]).status == 0)
+    }
+
+    @Test func keychainOperandsAndManagement() throws {
+        let other = directory.path("work.keychain-db")
+        #expect(try security(["create-keychain", "-p", "pw", other]).status == 0)
+        #expect(try security(["create-keychain", other]).status == Int32(UInt32(bitPattern: -25296) & 0xFF), "errSecDuplicateKeychain")
+        // A passwordless keychain named by path: items go there, not to the default keychain.
+        let plain = directory.path("plain.keychain-db")
+        #expect(try security(["create-keychain", plain]).status == 0)
+        #expect(try security(["add-generic-password", "-a", "dave", "-s", "svc", "-w", "x", plain]).status == 0)
+        #expect(try security(["find-generic-password", "-a", "dave", "-s", "svc", "-w", plain]).stdout == "x\n")
+        #expect(try security(["find-generic-password", "-a", "dave", "-s", "svc"]).status == 44)
+        #expect(try security(["default-keychain"]).stdout == "    \"\(keychainPath)\"\n")
+        let listed = try security(["list-keychains"]).stdout
+        #expect(listed.hasPrefix("    \"\(keychainPath)\"\n") && listed.contains(plain) && listed.contains(other))
+        #expect(try security(["show-keychain-info", plain]).stdout == "Keychain \"\(plain)\" no-timeout\n")
+        #expect(try security(["delete-keychain", plain]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: plain))
+        #expect(try security(["delete-keychain", plain]).status == Int32(UInt32(bitPattern: -25294) & 0xFF), "errSecNoSuchKeychain")
+    }
+
+    @Test func badUsage() throws {
+        #expect(try security(["find-generic-password", "-Z"]).status == 2)
+        #expect(try security(["add-internet-password", "-s", "x", "-P", "notaport", "-w", "p"]).status == 2)
+        #expect(try security(["no-such-command"]).status == 1)
+    }
+}
+
+/// The `security` executable built next to the test bundle.
+enum SecurityTool {
+    static var executable: String? {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("security").path,
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent(".build/debug/security").path,
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
