@@ -31,14 +31,7 @@ enum PasswordCommands {
     // MARK: add
 
     static func add(_ kind: Kind, _ arguments: [String]) -> Int32 {
-        let options: CommandOptions
-        do {
-            options = try CommandOptions(arguments, valued: kind.valuedLetters + "wTX", flags: "UA", promptable: "w")
-        } catch let error as CommandOptions.UsageError {
-            return usage("add-\(kind.noun)", error.message)
-        } catch {
-            return 2
-        }
+        guard let options = parse("add-\(kind.noun)", arguments, valued: kind.valuedLetters + "wTX", flags: "UA", promptable: "w") else { return 2 }
         guard var query = try? attributeQuery(kind, options) else {
             return usage("add-\(kind.noun)", "-c, -C, -r and -t take four-character codes, -P a port number")
         }
@@ -77,14 +70,7 @@ enum PasswordCommands {
     // MARK: find
 
     static func find(_ kind: Kind, _ arguments: [String]) -> Int32 {
-        let options: CommandOptions
-        do {
-            options = try CommandOptions(arguments, valued: kind.valuedLetters, flags: "gw")
-        } catch let error as CommandOptions.UsageError {
-            return usage("find-\(kind.noun)", error.message)
-        } catch {
-            return 2
-        }
+        guard let options = parse("find-\(kind.noun)", arguments, valued: kind.valuedLetters, flags: "gw") else { return 2 }
         guard let found = lookUp(kind, options, returnData: options.flags.contains("g") || options.flags.contains("w")) else {
             return ToolOutput.fail("SecKeychainSearchCopyNext", errSecItemNotFound)
         }
@@ -108,14 +94,7 @@ enum PasswordCommands {
     // MARK: delete
 
     static func delete(_ kind: Kind, _ arguments: [String]) -> Int32 {
-        let options: CommandOptions
-        do {
-            options = try CommandOptions(arguments, valued: kind.valuedLetters, flags: "")
-        } catch let error as CommandOptions.UsageError {
-            return usage("delete-\(kind.noun)", error.message)
-        } catch {
-            return 2
-        }
+        guard let options = parse("delete-\(kind.noun)", arguments, valued: kind.valuedLetters, flags: "") else { return 2 }
         guard let found = lookUp(kind, options, returnData: false) else {
             return ToolOutput.fail("SecKeychainSearchCopyNext", errSecItemNotFound)
         }
@@ -206,6 +185,17 @@ enum PasswordCommands {
             index += 2
         }
         return bytes
+    }
+
+    /// The command's options, or nil after printing the usage error.
+    private static func parse(_ command: String, _ arguments: [String], valued: String, flags: String,
+                              promptable: String = "") -> CommandOptions? {
+        do {
+            return try CommandOptions(arguments, valued: valued, flags: flags, promptable: promptable)
+        } catch {
+            _ = usage(command, (error as? CommandOptions.UsageError)?.message ?? "\(error)")
+            return nil
+        }
     }
 
     private static func usage(_ command: String, _ message: String) -> Int32 {

@@ -5,14 +5,7 @@ import Testing
 
 /// Runs the `KeychainStress` executable built next to the test bundle.
 enum StressProcess {
-    static var executable: String? {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("KeychainStress").path,
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent(".build/debug/KeychainStress").path,
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    static var executable: String? { BuiltExecutable.path("KeychainStress") }
 
     static func start(_ args: [String]) throws -> (Process, Pipe) {
         let process = Process()

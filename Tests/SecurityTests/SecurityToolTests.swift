@@ -117,12 +117,5 @@ struct SecurityToolTests {
 
 /// The `security` executable built next to the test bundle.
 enum SecurityTool {
-    static var executable: String? {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("security").path,
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent(".build/debug/security").path,
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    static var executable: String? { BuiltExecutable.path("security") }
 }

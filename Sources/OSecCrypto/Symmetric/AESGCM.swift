@@ -27,19 +27,7 @@ package enum AESGCM {
             return (ciphertext, tag)
         }
         let context = try start(key: key, nonce: nonce, encrypt: true)
-        try context.updateAAD(aad)
-        let ciphertext = try Data.filling(capacity: plaintext.count + 16) { (out) throws(CryptoError) in
-            let written = try context.update(plaintext, into: out)
-            var final: Int32 = 0
-            try ossl(EVP_CipherFinal_ex(context.raw, out.advanced(by: written).assumingMemoryBound(to: UInt8.self), &final),
-                     "EVP_EncryptFinal_ex")
-            return written + Int(final)
-        }
-        let tag = try Data.filling(capacity: tagLength) { (out) throws(CryptoError) in
-            try ossl(EVP_CIPHER_CTX_ctrl(context.raw, EVP_CTRL_GCM_GET_TAG, Int32(tagLength), out), "GCM get tag")
-            return tagLength
-        }
-        return (ciphertext, tag)
+        return try finishSeal(context, plaintext: plaintext, aad: aad, tagLength: tagLength)
     }
 
     /// Checks the tag (constant time, inside OpenSSL) and decrypts. A wrong tag throws `.authenticationFailed`;
@@ -55,6 +43,28 @@ package enum AESGCM {
             return try longNonce(encrypt: false, key: key, nonce: nonce, input: ciphertext, aad: aad, tag: &tagCopy)
         }
         let context = try start(key: key, nonce: nonce, encrypt: false)
+        return try finishOpen(context, ciphertext: ciphertext, tag: tag, aad: aad)
+    }
+
+    /// Encrypts on a context already set up with key and nonce; returns ciphertext and tag.
+    static func finishSeal(_ context: CipherContext, plaintext: Data, aad: Data, tagLength: Int) throws(CryptoError) -> (ciphertext: Data, tag: Data) {
+        try context.updateAAD(aad)
+        let ciphertext = try Data.filling(capacity: plaintext.count + 16) { (out) throws(CryptoError) in
+            let written = try context.update(plaintext, into: out)
+            var final: Int32 = 0
+            try ossl(EVP_CipherFinal_ex(context.raw, out.advanced(by: written).assumingMemoryBound(to: UInt8.self), &final),
+                     "EVP_EncryptFinal_ex")
+            return written + Int(final)
+        }
+        let tag = try Data.filling(capacity: tagLength) { (out) throws(CryptoError) in
+            try ossl(EVP_CIPHER_CTX_ctrl(context.raw, EVP_CTRL_GCM_GET_TAG, Int32(tagLength), out), "GCM get tag")
+            return tagLength
+        }
+        return (ciphertext, tag)
+    }
+
+    /// Checks the tag and decrypts on a context already set up with key and nonce.
+    static func finishOpen(_ context: CipherContext, ciphertext: Data, tag: Data, aad: Data) throws(CryptoError) -> Data {
         try context.updateAAD(aad)
         return try Data.filling(capacity: ciphertext.count + 16) { (out) throws(CryptoError) in
             let written = try context.update(ciphertext, into: out)
@@ -103,14 +113,18 @@ package enum AESGCM {
         }
     }
 
-    private static func start(key: Data, nonce: Data, encrypt: Bool) throws(CryptoError) -> CipherContext {
-        let cipher: OpaquePointer
-        switch key.count {
-        case 16: cipher = try FetchedCiphers.aes128GCM.get()
-        case 24: cipher = try FetchedCiphers.aes192GCM.get()
-        case 32: cipher = try FetchedCiphers.aes256GCM.get()
+    /// The fetched AES-GCM cipher for a 16-, 24- or 32-byte key.
+    static func cipher(forKeyLength length: Int) throws(CryptoError) -> OpaquePointer {
+        switch length {
+        case 16: try FetchedCiphers.aes128GCM.get()
+        case 24: try FetchedCiphers.aes192GCM.get()
+        case 32: try FetchedCiphers.aes256GCM.get()
         default: throw CryptoError(.invalidParameter, "AES key must be 16, 24 or 32 bytes")
         }
+    }
+
+    private static func start(key: Data, nonce: Data, encrypt: Bool) throws(CryptoError) -> CipherContext {
+        let cipher = try cipher(forKeyLength: key.count)
         guard !nonce.isEmpty else { throw CryptoError(.invalidParameter, "GCM nonce must not be empty") }
         guard nonce.count <= maximumNonceLength else {
             throw CryptoError(.invalidParameter, "GCM nonce longer than \(maximumNonceLength) bytes")

@@ -18,13 +18,7 @@ package final class AESGCMKey: @unchecked Sendable {  // sendable: the contexts 
 
     /// - Throws: `.invalidParameter` unless `key` is 16, 24 or 32 bytes.
     package init(key: Data) throws(CryptoError) {
-        let cipher: OpaquePointer
-        switch key.count {
-        case 16: cipher = try FetchedCiphers.aes128GCM.get()
-        case 24: cipher = try FetchedCiphers.aes192GCM.get()
-        case 32: cipher = try FetchedCiphers.aes256GCM.get()
-        default: throw CryptoError(.invalidParameter, "AES key must be 16, 24 or 32 bytes")
-        }
+        let cipher = try AESGCM.cipher(forKeyLength: key.count)
         encryptor = try CipherContext()
         decryptor = try CipherContext()
         try key.withBytes { (keyBytes, _) throws(CryptoError) in
@@ -42,19 +36,7 @@ package final class AESGCMKey: @unchecked Sendable {  // sendable: the contexts 
         lock.lock()
         defer { lock.unlock() }
         try restart(encryptor, nonce: nonce, encrypt: true)
-        try encryptor.updateAAD(aad)
-        let ciphertext = try Data.filling(capacity: plaintext.count + 16) { (out) throws(CryptoError) in
-            let written = try encryptor.update(plaintext, into: out)
-            var final: Int32 = 0
-            try ossl(EVP_CipherFinal_ex(encryptor.raw, out.advanced(by: written).assumingMemoryBound(to: UInt8.self), &final),
-                     "EVP_EncryptFinal_ex")
-            return written + Int(final)
-        }
-        let tag = try Data.filling(capacity: tagLength) { (out) throws(CryptoError) in
-            try ossl(EVP_CIPHER_CTX_ctrl(encryptor.raw, EVP_CTRL_GCM_GET_TAG, Int32(tagLength), out), "GCM get tag")
-            return tagLength
-        }
-        return (ciphertext, tag)
+        return try AESGCM.finishSeal(encryptor, plaintext: plaintext, aad: aad, tagLength: tagLength)
     }
 
     /// Checks the tag (constant time, inside OpenSSL) and decrypts. A wrong tag throws `.authenticationFailed`.
@@ -65,19 +47,7 @@ package final class AESGCMKey: @unchecked Sendable {  // sendable: the contexts 
         lock.lock()
         defer { lock.unlock() }
         try restart(decryptor, nonce: nonce, encrypt: false)
-        try decryptor.updateAAD(aad)
-        return try Data.filling(capacity: ciphertext.count + 16) { (out) throws(CryptoError) in
-            let written = try decryptor.update(ciphertext, into: out)
-            try tag.withBytes { (tagBytes, tagCount) throws(CryptoError) in
-                try ossl(EVP_CIPHER_CTX_ctrl(decryptor.raw, EVP_CTRL_GCM_SET_TAG, Int32(tagCount),
-                                             UnsafeMutableRawPointer(mutating: tagBytes)), "GCM set tag")
-            }
-            var final: Int32 = 0
-            guard EVP_CipherFinal_ex(decryptor.raw, out.advanced(by: written).assumingMemoryBound(to: UInt8.self), &final) == 1 else {
-                throw CryptoError.openSSL(.authenticationFailed, "GCM authentication tag mismatch")
-            }
-            return written + Int(final)
-        }
+        return try AESGCM.finishOpen(decryptor, ciphertext: ciphertext, tag: tag, aad: aad)
     }
 
     /// Starts a new message on `context`: same key, new nonce (OpenSSL keeps the key schedule).
