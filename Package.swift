@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "Security", dependencies: ["OSecCrypto", "OSecASN1", "OSecX509", "OSecPKCS12", "OSecTrust", "OSecKeychain"]),
 
         // MARK: Tools
-        .executableTarget(name: "SecurityTool", dependencies: ["Security"]),
+        .executableTarget(name: "SecurityTool", dependencies: ["Security", "OSecCrypto"]),
         .executableTarget(name: "Benchmarks", dependencies: ["Security", "OSecCrypto", "OSecX509", "OSecKeychain", "OpenSSLBaseline"]),
         .executableTarget(name: "LimboHarness", dependencies: ["Security", "OSecTrust", "OSecX509", "OSecASN1"]),
 

@@ -22,7 +22,7 @@ struct CommandOptions {
                 operands += arguments[(index + 1)...]
                 break
             }
-            guard argument.hasPrefix("-"), argument.count >= 2, operands.isEmpty else {
+            guard argument.hasPrefix("-"), argument.count >= 2 else {  // options may follow operands (`import file -k kc`)
                 operands.append(argument)
                 index += 1
                 continue

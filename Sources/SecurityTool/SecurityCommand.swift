@@ -14,9 +14,12 @@ enum SecurityCommand {
             delete-keychain             Delete keychains.
             demo                        Run an end-to-end demonstration of what OpenSecurity implements.
             error                       Display a descriptive message for the given error code(s).
+            find-certificate            Find certificates (-a all, -c name, -e e-mail, -p PEM, -Z hashes).
             find-generic-password       Find a generic password item.
+            find-identity               Find identities (-p basic|ssl-client|ssl-server, -s string, -v valid only).
             find-internet-password      Find an internet password item.
             help                        Show all commands, or show usage for a command.
+            import                      Import a PKCS#12 file or certificates (-k keychain, -P passphrase, -f format).
             list-keychains              Display the keychains (the default one first).
             show-keychain-info          Show the settings of a keychain.
 
@@ -41,6 +44,9 @@ enum SecurityCommand {
         case "find-internet-password": return PasswordCommands.find(.internet, rest)
         case "delete-generic-password": return PasswordCommands.delete(.generic, rest)
         case "delete-internet-password": return PasswordCommands.delete(.internet, rest)
+        case "import": return CertificateCommands.importItems(rest)
+        case "find-certificate": return CertificateCommands.findCertificate(rest)
+        case "find-identity": return CertificateCommands.findIdentity(rest)
         case "create-keychain": return KeychainCommands.create(rest)
         case "delete-keychain": return KeychainCommands.delete(rest)
         case "default-keychain": return KeychainCommands.defaultKeychain(rest)

@@ -2,6 +2,8 @@ import Foundation
 import OSecTestSupport
 import Testing
 
+private let errSecAuthFailedCode: Int32 = -25293
+
 /// The `security` command line: password items added, found and deleted with macOS security(1)'s options,
 /// output and exit codes, on a keychain chosen through OPENSECURITY_KEYCHAIN or a keychain operand.
 @Suite(.enabled(if: SecurityTool.executable != nil, "needs the security executable (swift build)"))
@@ -106,6 +108,39 @@ struct SecurityToolTests {
         #expect(try security(["delete-keychain", plain]).status == 0)
         #expect(!FileManager.default.fileExists(atPath: plain))
         #expect(try security(["delete-keychain", plain]).status == Int32(UInt32(bitPattern: -25294) & 0xFF), "errSecNoSuchKeychain")
+    }
+
+    @Test(.enabled(if: OpenSSLCLI.isAvailable)) func importAndFindIdentitiesAndCertificates() throws {
+        try OpenSSLCLI.check(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", directory.path("k.pem"),
+                              "-out", directory.path("c.pem"), "-subj", "/CN=Tool Test/emailAddress=t@example.com", "-days", "5"])
+        try OpenSSLCLI.check(["pkcs12", "-export", "-in", directory.path("c.pem"), "-inkey", directory.path("k.pem"),
+                              "-out", directory.path("id.p12"), "-passout", "pass:pw", "-name", "My Identity"])
+        let wrong = try security(["import", directory.path("id.p12"), "-P", "nope"])
+        #expect(wrong.status == Int32(UInt32(bitPattern: errSecAuthFailedCode) & 0xFF) && wrong.stdout.isEmpty)
+        let imported = try security(["import", directory.path("id.p12"), "-P", "pw", "-T", "/usr/bin/codesign"])
+        #expect(imported.status == 0 && imported.stdout == "1 identity imported.\n", "\(imported.stderr)")
+
+        let sha1 = try OpenSSLCLI.check(["x509", "-in", directory.path("c.pem"), "-noout", "-fingerprint", "-sha1"]).stdoutText
+            .split(separator: "=").last.map { $0.replacingOccurrences(of: ":", with: "").trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+        let identities = try security(["find-identity"])
+        #expect(identities.stdout.contains("  1) \(sha1) \"Tool Test\""), "\(identities.stdout)")
+        #expect(identities.stdout.contains("     1 identities found") && identities.stdout.contains("     0 valid identities found"),
+                "a self-signed certificate is not trusted")
+        #expect(try security(["find-identity", "-v"]).stdout == "     0 valid identities found\n")
+
+        let hashes = try security(["find-certificate", "-c", "Tool", "-Z"])
+        #expect(hashes.stdout.contains("SHA-1 hash: \(sha1)\n"))
+        #expect(hashes.stdout.contains("    \"labl\"<blob>=\"My Identity\"\n"))
+        #expect(hashes.stdout.contains("    \"alis\"<blob>=\"t@example.com\"\n"))
+        let pem = try security(["find-certificate", "-e", "t@example.com", "-p"]).stdout
+        #expect(pem == String(decoding: try directory.read("c.pem"), as: UTF8.self))
+        #expect(try security(["find-certificate", "-c", "Nobody"]).status == 44)
+
+        // A PEM certificate file.
+        try OpenSSLCLI.check(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
+                              directory.path("k2.pem"), "-out", directory.path("c2.pem"), "-subj", "/CN=Second", "-days", "5"])
+        #expect(try security(["import", directory.path("c2.pem")]).stdout == "1 certificate imported.\n")
+        #expect(try security(["find-certificate", "-a"]).stdout.components(separatedBy: "version: 256").count == 3)
     }
 
     @Test func badUsage() throws {
