@@ -91,7 +91,7 @@ package enum HostnameMatcher {
     }
 
     /// Local part compared exactly, domain case-insensitively.
-    static func emailEqual(_ a: String, _ b: String) -> Bool {
+    package static func emailEqual(_ a: String, _ b: String) -> Bool {
         guard let at1 = a.lastIndex(of: "@"), let at2 = b.lastIndex(of: "@") else { return false }
         return a[..<at1] == b[..<at2] && a[a.index(after: at1)...].lowercased() == b[b.index(after: at2)...].lowercased()
     }

@@ -10,13 +10,8 @@ enum CertificateCommands {
     /// identity and its other certificates; a certificate file (DER, or PEM with one or more certificates) adds
     /// the certificates. Access-control options (-T, -A, -x) are accepted and have no effect here.
     static func importItems(_ arguments: [String]) -> Int32 {
-        let options: CommandOptions
-        do {
-            options = try CommandOptions(arguments, valued: "kftPT", flags: "wxA")
-        } catch {
-            return usage("import", (error as? CommandOptions.UsageError)?.message ?? "\(error)")
-        }
-        guard let file = options.operands.first else { return usage("import", "an input file is required") }
+        guard let options = CommandOptions.parse("import", arguments, valued: "kftPT", flags: "wxA") else { return 2 }
+        guard let file = options.operands.first else { return ToolOutput.usage("import", "an input file is required") }
         guard let contents = FileManager.default.contents(atPath: file) else {
             ToolOutput.error("import: cannot read \(file)")
             return 1
@@ -93,12 +88,7 @@ enum CertificateCommands {
 
     /// `security find-certificate [-a] [-c name] [-e email] [-p] [-Z] [keychain...]`.
     static func findCertificate(_ arguments: [String]) -> Int32 {
-        let options: CommandOptions
-        do {
-            options = try CommandOptions(arguments, valued: "ce", flags: "apZm")
-        } catch {
-            return usage("find-certificate", (error as? CommandOptions.UsageError)?.message ?? "\(error)")
-        }
+        guard let options = CommandOptions.parse("find-certificate", arguments, valued: "ce", flags: "apZm") else { return 2 }
         var found: [(SecCertificate, [String: Any], String)] = []
         for (keychain, path) in keychains(options.operands) {
             var query: [String: Any] = [kSecClass as String: kSecClassCertificate, kSecReturnRef as String: true,
@@ -166,12 +156,7 @@ enum CertificateCommands {
     /// `security find-identity [-p policy] [-s string] [-v] [keychain...]`: identities with their certificate's
     /// SHA-1 and name; "valid" ones pass a trust evaluation under the policy (basic, ssl-client, ssl-server).
     static func findIdentity(_ arguments: [String]) -> Int32 {
-        let options: CommandOptions
-        do {
-            options = try CommandOptions(arguments, valued: "ps", flags: "v")
-        } catch {
-            return usage("find-identity", (error as? CommandOptions.UsageError)?.message ?? "\(error)")
-        }
+        guard let options = CommandOptions.parse("find-identity", arguments, valued: "ps", flags: "v") else { return 2 }
         let policyName = options.values["p"] ?? "basic"
         let policy: SecPolicy
         let title: String
@@ -179,7 +164,7 @@ enum CertificateCommands {
         case "basic": (policy, title) = (SecPolicyCreateBasicX509(), "X.509 Basic")
         case "ssl-client": (policy, title) = (SecPolicyCreateSSL(false, options.values["s"] as CFString?), "SSL (client)")
         case "ssl-server": (policy, title) = (SecPolicyCreateSSL(true, options.values["s"] as CFString?), "SSL (server)")
-        default: return usage("find-identity", "policy \(policyName) is not supported (basic, ssl-client, ssl-server)")
+        default: return ToolOutput.usage("find-identity", "policy \(policyName) is not supported (basic, ssl-client, ssl-server)")
         }
         var all: [(hash: String, name: String, valid: Bool, reason: String)] = []
         for (keychain, _) in keychains(options.operands) {
@@ -228,10 +213,5 @@ enum CertificateCommands {
     private static func keychains(_ operands: [String]) -> [(SecKeychain?, String)] {
         if operands.isEmpty { return [(nil, KeychainOperand.defaultKeychainPath())] }
         return operands.map { (KeychainOperand.open($0), KeychainOperand.path(for: $0)) }
-    }
-
-    private static func usage(_ command: String, _ message: String) -> Int32 {
-        ToolOutput.error("\(command): \(message)")
-        return 2
     }
 }

@@ -53,8 +53,27 @@ struct CommandOptions {
     }
 }
 
+extension CommandOptions {
+    /// The command's options, or nil after printing the usage error (the caller exits with 2).
+    static func parse(_ command: String, _ arguments: [String], valued: String, flags: String,
+                      promptable: String = "") -> CommandOptions? {
+        do {
+            return try CommandOptions(arguments, valued: valued, flags: flags, promptable: promptable)
+        } catch {
+            _ = ToolOutput.usage(command, (error as? UsageError)?.message ?? "\(error)")
+            return nil
+        }
+    }
+}
+
 /// Output and error conventions shared by the commands (modelled on macOS security(1)).
 enum ToolOutput {
+    /// A usage error: `security: <command>: <message>`, exit code 2.
+    static func usage(_ command: String, _ message: String) -> Int32 {
+        error("\(command): \(message)")
+        return 2
+    }
+
     static func error(_ message: String) {
         FileHandle.standardError.write(Data("security: \(message)\n".utf8))
     }

@@ -8,13 +8,8 @@ import Security
 /// are not offered: a keychain created without a password is protected by its device key and needs no unlock.
 enum KeychainCommands {
     static func create(_ arguments: [String]) -> Int32 {
-        let options: CommandOptions
-        do {
-            options = try CommandOptions(arguments, valued: "p", flags: "P")
-        } catch {
-            return usage("create-keychain", "\(error)")
-        }
-        guard !options.operands.isEmpty else { return usage("create-keychain", "a keychain name is required") }
+        guard let options = CommandOptions.parse("create-keychain", arguments, valued: "p", flags: "P") else { return 2 }
+        guard !options.operands.isEmpty else { return ToolOutput.usage("create-keychain", "a keychain name is required") }
         var password = options.values["p"]
         if options.flags.contains("P") {
             guard let line = ToolOutput.readSecretLine(prompt: "password for new keychain: ") else { return 1 }
@@ -35,7 +30,7 @@ enum KeychainCommands {
     }
 
     static func delete(_ arguments: [String]) -> Int32 {
-        guard !arguments.isEmpty else { return usage("delete-keychain", "a keychain name is required") }
+        guard !arguments.isEmpty else { return ToolOutput.usage("delete-keychain", "a keychain name is required") }
         for operand in arguments {
             let path = KeychainOperand.path(for: operand)
             guard FileManager.default.fileExists(atPath: path), let keychain = KeychainOperand.open(operand) else {
@@ -83,10 +78,5 @@ enum KeychainCommands {
         }
         print("Keychain \"\(path)\" no-timeout")
         return 0
-    }
-
-    private static func usage(_ command: String, _ message: String) -> Int32 {
-        ToolOutput.error("\(command): \(message)")
-        return 2
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OSecCrypto
 import Security
 
 /// `add-`, `find-` and `delete-generic-password` / `-internet-password`, with macOS security(1)'s options,
@@ -31,9 +32,9 @@ enum PasswordCommands {
     // MARK: add
 
     static func add(_ kind: Kind, _ arguments: [String]) -> Int32 {
-        guard let options = parse("add-\(kind.noun)", arguments, valued: kind.valuedLetters + "wTX", flags: "UA", promptable: "w") else { return 2 }
+        guard let options = CommandOptions.parse("add-\(kind.noun)", arguments, valued: kind.valuedLetters + "wTX", flags: "UA", promptable: "w") else { return 2 }
         guard var query = try? attributeQuery(kind, options) else {
-            return usage("add-\(kind.noun)", "-c, -C, -r and -t take four-character codes, -P a port number")
+            return ToolOutput.usage("add-\(kind.noun)", "-c, -C, -r and -t take four-character codes, -P a port number")
         }
         var password = options.values["w"]
         if options.valueMissing.contains("w") {
@@ -41,7 +42,7 @@ enum PasswordCommands {
             password = line
         }
         if let hex = options.values["X"] {
-            guard let bytes = Self.hexBytes(hex) else { return usage("add-\(kind.noun)", "-X expects hexadecimal data") }
+            guard let bytes = HexDecoding.data(hex) else { return ToolOutput.usage("add-\(kind.noun)", "-X expects hexadecimal data") }
             query[kSecValueData as String] = bytes
         } else {
             query[kSecValueData as String] = Data((password ?? "").utf8)
@@ -70,7 +71,7 @@ enum PasswordCommands {
     // MARK: find
 
     static func find(_ kind: Kind, _ arguments: [String]) -> Int32 {
-        guard let options = parse("find-\(kind.noun)", arguments, valued: kind.valuedLetters, flags: "gw") else { return 2 }
+        guard let options = CommandOptions.parse("find-\(kind.noun)", arguments, valued: kind.valuedLetters, flags: "gw") else { return 2 }
         guard let found = lookUp(kind, options, returnData: options.flags.contains("g") || options.flags.contains("w")) else {
             return ToolOutput.fail("SecKeychainSearchCopyNext", errSecItemNotFound)
         }
@@ -94,7 +95,7 @@ enum PasswordCommands {
     // MARK: delete
 
     static func delete(_ kind: Kind, _ arguments: [String]) -> Int32 {
-        guard let options = parse("delete-\(kind.noun)", arguments, valued: kind.valuedLetters, flags: "") else { return 2 }
+        guard let options = CommandOptions.parse("delete-\(kind.noun)", arguments, valued: kind.valuedLetters, flags: "") else { return 2 }
         guard let found = lookUp(kind, options, returnData: false) else {
             return ToolOutput.fail("SecKeychainSearchCopyNext", errSecItemNotFound)
         }
@@ -172,35 +173,5 @@ enum PasswordCommands {
     /// kSecAttrCreator / kSecAttrType are numbers (the four characters big-endian), as on macOS.
     private static func fourCharCode(_ code: String) -> Int {
         code.utf8.reduce(0) { $0 << 8 | Int($1) }
-    }
-
-    static func hexBytes(_ text: String) -> Data? {
-        let digits = Array(text.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes = Data(capacity: digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
-            bytes.append(byte)
-            index += 2
-        }
-        return bytes
-    }
-
-    /// The command's options, or nil after printing the usage error.
-    private static func parse(_ command: String, _ arguments: [String], valued: String, flags: String,
-                              promptable: String = "") -> CommandOptions? {
-        do {
-            return try CommandOptions(arguments, valued: valued, flags: flags, promptable: promptable)
-        } catch {
-            _ = usage(command, (error as? CommandOptions.UsageError)?.message ?? "\(error)")
-            return nil
-        }
-    }
-
-    private static func usage(_ command: String, _ message: String) -> Int32 {
-        ToolOutput.error("\(command): \(message)")
-        FileHandle.standardError.write(Data("Usage: security help \(command)\n".utf8))
-        return 2
     }
 }

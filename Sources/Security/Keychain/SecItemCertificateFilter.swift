@@ -72,9 +72,9 @@ struct SecItemCertificateFilter {
             var query = ItemQuery(itemClass: .certificate, accessGroups: SecKeychainConfiguration.accessGroups)
             query.includesAttributes = false
             for item in try mapStoreError({ try store.find(query) }) {
-                guard let secret = item.secret else { continue }
-                let der = try mapStoreError { try secret.open() }
-                if let certificate = try? Certificate(derEncoded: [UInt8](der)) { result.append(SecCertificate(certificate)) }
+                if let certificate = try? SecItemStore.found(item, in: keychain, itemClass: .certificate).ref() as? SecCertificate {
+                    result.append(certificate)
+                }
             }
         }
         return result
@@ -90,7 +90,7 @@ struct SecItemCertificateFilter {
         }
         if let address = emailAddress {
             let addresses = SecCertificateSummary.emailAddresses(certificate.certificate)
-            if !addresses.isEmpty, !addresses.contains(where: { SecItemCertificateFilter.sameMailbox($0, address) }) {
+            if !addresses.isEmpty, !addresses.contains(where: { HostnameMatcher.emailEqual($0, address) }) {
                 return false
             }
         }
@@ -99,12 +99,6 @@ struct SecItemCertificateFilter {
             return satisfiesPolicy(certificate, others: others)
         }
         return true
-    }
-
-    /// Mailboxes compare with the local part exact and the domain case-insensitive (RFC 5321 §2.4).
-    static func sameMailbox(_ a: String, _ b: String) -> Bool {
-        guard let atA = a.lastIndex(of: "@"), let atB = b.lastIndex(of: "@") else { return a == b }
-        return a[..<atA] == b[..<atB] && a[a.index(after: atA)...].lowercased() == b[b.index(after: atB)...].lowercased()
     }
 
     /// The certificate, or one above it through `others`, is issued by a name in `issuers`.
