@@ -2,6 +2,7 @@ import OpenSSLBaseline
 import Foundation
 import OSecKeychain
 import Security
+import Synchronization
 
 /// Keychain adds and finds (kSecReturnData by service + account) on a 10,000-item keychain, beside the floor:
 /// raw SQLite plus AES-256-GCM in C with the same durability settings, measured in the same run.
@@ -36,7 +37,7 @@ enum KeychainBenchmarks {
             seed = seed &* 1_103_515_245 &+ 12345
             return Int(seed % UInt32(itemCount))
         }
-        return [
+        let rows = [
             BenchRow(name: "SecItemAdd, 10,000 passwords (64 B)", unit: "op/s", opensslLabel: "SQLite INSERT + AES-256-GCM seal (C floor)",
                      ours: { _ in added ? -1 : fill() },
                      openssl: { _ in FileManager.default.fileExists(atPath: floorPath) ? -1 : osec_baseline_keychain_insert(floorPath, Int32(itemCount)) }),
@@ -68,37 +69,51 @@ enum KeychainBenchmarks {
                      },
                      openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) }),
             BenchRow(name: "  same, query dictionaries built beforehand", unit: "op/s", opensslLabel: "SQLite SELECT + AES-256-GCM open (C floor)",
-                     ours: { s in
-                         let queries: [CFDictionary] = (0..<1024).map { _ in
-                             let i = nextIndex()
-                             let q: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "service",
-                                                     kSecAttrAccount as String: "account-\(i)", kSecReturnData as String: true,
-                                                     kSecUseKeychain as String: keychain]
-                             return q as CFDictionary
-                         }
-                         var n = 0
-                         return measure(s) {
-                             var result: CFTypeRef?
-                             n = (n + 1) & 1023
-                             guard SecItemCopyMatching(queries[n], &result) == errSecSuccess else { throw BenchFailure() }
-                         }
-                     },
+                     ours: { s in prebuiltFind(s, cached: true) },
+                     openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) }),
+            BenchRow(name: "  same, find-result cache off", unit: "op/s", opensslLabel: "SQLite SELECT + AES-256-GCM open (C floor)",
+                     ours: { s in prebuiltFind(s, cached: false) },
                      openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) }),
             BenchRow(name: "  [store layer] find + open secret", unit: "op/s", opensslLabel: "SQLite SELECT + AES-256-GCM open (C floor)",
-                     ours: { s in
-                         guard let store = try? KeychainStore.open(at: directory + "/bench.keychain-db") else { return -1 }
-                         return measure(s) {
-                             let i = nextIndex()
-                             var query = ItemQuery(itemClass: .genericPassword,
-                                                   attributes: ["svce": .string("service"), "acct": .string("account-\(i)")],
-                                                   accessGroups: SecKeychainConfiguration.accessGroups, isSynchronizable: false, limit: 1)
-                             query.includesAttributes = false
-                             guard let item = try store.find(query).first, let secret = try item.secret?.open(), secret.count == 64 else {
-                                 throw BenchFailure()
-                             }
-                         }
-                     },
+                     ours: { s in storeFind(s, cached: true) },
+                     openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) }),
+            BenchRow(name: "  [store layer] same, find-result cache off", unit: "op/s", opensslLabel: "SQLite SELECT + AES-256-GCM open (C floor)",
+                     ours: { s in storeFind(s, cached: false) },
                      openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) }),
         ]
+        /// SecItemCopyMatching with query dictionaries built before the clock starts (1,024 of them, cycled).
+        func prebuiltFind(_ s: Double, cached: Bool) -> Double {
+            let queries: [CFDictionary] = (0..<1024).map { _ in
+                let i = nextIndex()
+                let q: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "service",
+                                        kSecAttrAccount as String: "account-\(i)", kSecReturnData as String: true,
+                                        kSecUseKeychain as String: keychain]
+                return q as CFDictionary
+            }
+            KeychainStore.findCachingEnabled.store(cached, ordering: .relaxed)
+            defer { KeychainStore.findCachingEnabled.store(true, ordering: .relaxed) }
+            var n = 0
+            return measure(s) {
+                var result: CFTypeRef?
+                n = (n + 1) & 1023
+                guard SecItemCopyMatching(queries[n], &result) == errSecSuccess else { throw BenchFailure() }
+            }
+        }
+        /// Finds through the store layer directly (a second connection to the benchmark keychain).
+        func storeFind(_ s: Double, cached: Bool) -> Double {
+            guard let store = try? KeychainStore.open(at: directory + "/bench.keychain-db") else { return -1 }
+            store.cachesFinds = cached
+            return measure(s) {
+                let i = nextIndex()
+                var query = ItemQuery(itemClass: .genericPassword,
+                                      attributes: ["svce": .string("service"), "acct": .string("account-\(i)")],
+                                      accessGroups: SecKeychainConfiguration.accessGroups, isSynchronizable: false, limit: 1)
+                query.includesAttributes = false
+                guard let item = try store.find(query).first, let secret = try item.secret?.open(), secret.count == 64 else {
+                    throw BenchFailure()
+                }
+            }
+        }
+        return rows
     }
 }

@@ -16,6 +16,7 @@
 #include <openssl/param_build.h>
 #include <openssl/params.h>
 #include <openssl/rsa.h>
+#include <limits.h>
 #include <pthread.h>
 #include <string.h>
 
@@ -279,4 +280,28 @@ done:
     CRYPTO_gcm128_release(gcm);
     OPENSSL_cleanse(&aes, sizeof aes);
     return rc;
+}
+
+int osec_aes_gcm_prepared(void *ctx, int encrypt, const void *iv, size_t iv_len, const void *aad,
+                          size_t aad_len, const void *in, size_t in_len, void *out, void *tag, size_t tag_len) {
+    if (ctx == NULL || iv_len != 12 || tag_len < 12 || tag_len > 16 || aad_len > INT_MAX || in_len > INT_MAX) return -1;
+    if (EVP_CipherInit_ex2(ctx, NULL, NULL, iv, encrypt, NULL) != 1) return -1;
+    int len = 0;
+    if (aad_len > 0 && EVP_CipherUpdate(ctx, NULL, &len, aad, (int)aad_len) != 1) return -1;
+    int written = 0;
+    if (in_len > 0 && EVP_CipherUpdate(ctx, out, &written, in, (int)in_len) != 1) return -1;
+    OSSL_PARAM params[2] = {
+        OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, tag, tag_len),
+        OSSL_PARAM_construct_end(),
+    };
+    if (!encrypt && EVP_CIPHER_CTX_set_params(ctx, params) != 1) return -1;
+    int final_len = 0;
+    if (EVP_CipherFinal_ex(ctx, (unsigned char *)out + written, &final_len) != 1) {
+        if (encrypt) return -1;
+        OPENSSL_cleanse(out, in_len);
+        return 0;
+    }
+    if ((size_t)written + (size_t)final_len != in_len) return -1;
+    if (encrypt && EVP_CIPHER_CTX_get_params(ctx, params) != 1) return -1;
+    return 1;
 }

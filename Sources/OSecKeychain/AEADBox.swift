@@ -33,8 +33,15 @@ enum AEADBox {
 
     /// Opens a box with a prepared key; errors as ``open(_:key:aad:failure:)``.
     static func open(_ box: Data, cipher: AESGCMKey, aad: Data, failure: KeychainStoreError.Code) throws(KeychainStoreError) -> Data {
-        try opened(box, failure: failure) { (nonce, ciphertext, tag) throws(CryptoError) in
-            try cipher.open(nonce: nonce, ciphertext: ciphertext, tag: tag, aad: aad)
+        guard box.count >= overhead, box.first == version else {
+            throw KeychainStoreError(failure, "sealed data is malformed")
+        }
+        do {
+            return try cipher.open(combined: box, from: 1, tagLength: tagLength, aad: aad)
+        } catch where error.code == .authenticationFailed {
+            throw KeychainStoreError(failure, "authentication tag mismatch", underlying: error)
+        } catch {
+            throw KeychainStoreError(.internal, "opening sealed data failed", underlying: error)
         }
     }
 

@@ -108,9 +108,13 @@ final class KeyRing: @unchecked Sendable {  // sendable: mutable state guarded b
 
     /// Opens an item secret; a blob that does not belong to the row throws `integrityCheckFailed`.
     func openSecret(_ blob: Data, binding: SecretBinding) throws(KeychainStoreError) -> Data {
-        let cipher = try classCipher(binding.protectionClass)
-        return try AEADBox.open(blob, cipher: cipher, aad: binding.associatedData(prefix: itemAADPrefix),
-                                failure: .integrityCheckFailed)
+        try openSecret(blob, protectionClass: binding.protectionClass,
+                       associatedData: binding.associatedData(prefix: itemAADPrefix))
+    }
+
+    /// Opens an item secret whose associated data the caller already holds.
+    func openSecret(_ blob: Data, protectionClass: ProtectionClass, associatedData: Data) throws(KeychainStoreError) -> Data {
+        try AEADBox.open(blob, cipher: try classCipher(protectionClass), aad: associatedData, failure: .integrityCheckFailed)
     }
 
     /// Associated data for wrapping a key of the given purpose (`"master/password"`, `"class/A"`, …).

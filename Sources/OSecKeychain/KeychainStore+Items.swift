@@ -64,14 +64,22 @@ extension KeychainStore {
         let findShape = FindShape(query: shape, withAttributes: withAttributes, hasLimit: query.limit != nil)
         let itemClass = query.itemClass
         let keyRing = self.keyRing
-        var items: [KeychainItem] = []
-        try KeychainStore.mapErrors {
-            try db.forEachRow(keyed: findStatements, findShape, sql: { FindSQL.text(for: findShape) }, bindings) { row in
-                items.append(try ItemSQL.decodeRow(row, itemClass: itemClass, keyRing: keyRing, withAttributes: withAttributes))
+        return try KeychainStore.mapErrors {
+            try db.withLock {
+                // The token is read before the SELECT, so a commit landing in between only costs a miss.
+                let token = cachesFinds ? db.commitToken() : nil
+                if token == nil && findResults.count > 0 { findResults.removeAll() }
+                let key = FindResultCache.Key(shape: findShape, bindings: bindings)
+                if let token, let cached = findResults.lookup(key, token: token) { return cached }
+                var items: [KeychainItem] = []
+                try db.forEachRow(keyed: findStatements, findShape, sql: { FindSQL.text(for: findShape) }, bindings) { row in
+                    items.append(try ItemSQL.decodeRow(row, itemClass: itemClass, keyRing: keyRing, withAttributes: withAttributes))
+                }
+                if items.count > 1 { items.sort { $0.rowID < $1.rowID } }
+                if token != nil { findResults.insert(items, for: key) }
+                return items
             }
         }
-        if items.count > 1 { items.sort { $0.rowID < $1.rowID } }
-        return items
     }
 
     /// Finds the item a persistent ref points to, or `nil`.

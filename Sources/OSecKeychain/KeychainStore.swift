@@ -1,5 +1,6 @@
 import Foundation
 import OSecSQLite
+import Synchronization
 
 /// One open keychain: a SQLite database in WAL mode plus its device-key file, and the keys this process
 /// holds in memory.
@@ -28,6 +29,21 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
     let findStatements = KeyedStatementCache<FindShape>()
     /// Prepared INSERTs by class ordinal (used under the connection's lock).
     let insertStatements = KeyedStatementCache<Int>()
+    /// Recent find results, valid while no commit has happened (used under the connection's lock).
+    let findResults = FindResultCache()
+    private let cachesFindsStorage = Atomic<Bool>(true)
+    /// Whether this store may answer finds from ``FindResultCache`` (on by default; see also
+    /// ``findCachingEnabled``). Turning it off empties the cache.
+    package var cachesFinds: Bool {
+        get { cachesFindsStorage.load(ordering: .relaxed) && KeychainStore.findCachingEnabled.load(ordering: .relaxed) }
+        set {
+            cachesFindsStorage.store(newValue, ordering: .relaxed)
+            if !newValue { db.withLock { findResults.removeAll() } }
+        }
+    }
+    /// Process-wide switch for the find-result cache of every store (the benchmark turns it off to measure
+    /// the SQLite path through the public API). Stores drop what they cached when they next see it off.
+    package static let findCachingEnabled = Atomic<Bool>(true)
     private let deviceKey: KeyMaterial
 
     /// How long operations wait for other connections' write locks.

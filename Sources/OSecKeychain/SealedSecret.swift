@@ -6,12 +6,21 @@ package struct SealedSecret: Sendable {
     let blob: Data
     let binding: SecretBinding
     let keyRing: KeyRing
+    /// The associated data the blob was sealed with, made once: a cached find result is opened many times.
+    let associatedData: Data
+
+    init(blob: Data, binding: SecretBinding, keyRing: KeyRing) {
+        self.blob = blob
+        self.binding = binding
+        self.keyRing = keyRing
+        self.associatedData = binding.associatedData(prefix: keyRing.itemAADPrefix)
+    }
 
     /// Decrypts and returns the secret.
     /// - Throws: `interactionNotAllowed` (keychain locked), `integrityCheckFailed` (the stored blob does
     ///   not belong to this row or was modified).
     package func open() throws(KeychainStoreError) -> Data {
-        try keyRing.openSecret(blob, binding: binding)
+        try keyRing.openSecret(blob, protectionClass: binding.protectionClass, associatedData: associatedData)
     }
 
     /// The protection class whose key is needed to open the secret.
@@ -27,28 +36,12 @@ struct SecretBinding: Sendable {
 
     /// `prefix` is ``KeyRing/itemAADPrefix`` ("OSecKeychain.item.v1" ‖ keychain id).
     func associatedData(prefix: [UInt8]) -> Data {
-        // Assembled in a stack buffer and copied into the `Data` once: this runs on every open.
-        let code = itemClass.codeBytes
-        let count = prefix.count + code.count + uuid.count + 1
-        return withUnsafeTemporaryAllocation(byteCount: count, alignment: 1) { buffer in
-            var offset = 0
-            prefix.withUnsafeBytes { bytes in
-                buffer.baseAddress!.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
-            }
-            offset += prefix.count
-            func put(_ part: Data) {
-                part.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-                    if let source = bytes.baseAddress {
-                        (buffer.baseAddress! + offset).copyMemory(from: source, byteCount: bytes.count)
-                    }
-                }
-                offset += part.count
-            }
-            put(code)
-            put(uuid)
-            buffer[offset] = protectionClass.byte
-            return Data(bytes: buffer.baseAddress!, count: count)
-        }
+        var aad = Data(capacity: prefix.count + itemClass.codeBytes.count + uuid.count + 1)
+        aad.append(contentsOf: prefix)
+        aad.append(itemClass.codeBytes)
+        aad.append(uuid)
+        aad.append(protectionClass.byte)
+        return aad
     }
 }
 

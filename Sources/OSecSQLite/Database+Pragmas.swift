@@ -54,7 +54,11 @@ extension Database {
     /// Switches the journal mode and returns the mode now in force (SQLite may refuse, e.g. for `:memory:`).
     @discardableResult
     package func setJournalMode(_ mode: JournalMode) throws -> JournalMode? {
-        try setPragma("journal_mode", .text(mode.rawValue)).textValue.flatMap { JournalMode(rawValue: $0.lowercased()) }
+        try withLock {
+            let result = try setPragma("journal_mode", .text(mode.rawValue)).textValue.flatMap { JournalMode(rawValue: $0.lowercased()) }
+            isKnownWAL = result == .wal  // enables commitToken()
+            return result
+        }
     }
 
     /// The current `synchronous` level.

@@ -43,10 +43,14 @@ package final class Database: @unchecked Sendable {  // sendable: all mutable st
         }
     }
 
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     let lock = NSRecursiveLock()
     private var cache: [String: Statement] = [:]
     private var savepointDepth = 0
+    /// The main database's `sqlite3_file` (for ``commitToken()``), looked up once.
+    var mainFile: UnsafeMutableRawPointer?
+    /// Set when ``setJournalMode(_:)`` put this connection in WAL mode (``commitToken()`` needs it).
+    var isKnownWAL = false
     private var busyTimeoutStorage: Duration
     /// The path given at open time.
     package let path: String

@@ -3,6 +3,8 @@
 //   KeychainStress add <keychain> <prefix> <count>     add <count> generic passwords, print "added <i>" after each
 //                                                       success (flushed), then read each back; exit 0 if all match
 //   KeychainStress add-forever <keychain> <prefix>      add until killed, printing "added <i>" after each success
+//   KeychainStress set <keychain> <account> <value>     set the "stress" password of <account> (update, else add)
+//   KeychainStress delete <keychain> <account>          delete the "stress" password of <account>
 //   KeychainStress resolve <keychain> <hex-persistent-ref>
 //                                                       print the class of the item and, for identities/certificates,
 //                                                       the certificate's subject summary
@@ -59,6 +61,24 @@ case "add-forever" where args.count == 3:
         say("added \(i)")
         i += 1
     }
+case "set" where args.count == 4:
+    let keychain = open(args[1])
+    let match: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "stress",
+                                kSecAttrAccount as String: args[2], kSecUseKeychain as String: keychain]
+    let value = Data(args[3].utf8)
+    var status = SecItemUpdate(match as CFDictionary, [kSecValueData as String: value] as CFDictionary)
+    if status == errSecItemNotFound {
+        var add = match
+        add[kSecValueData as String] = value
+        status = SecItemAdd(add as CFDictionary, nil)
+    }
+    guard status == errSecSuccess else { fail("set: \(status) \(SecCopyLastErrorMessage() ?? "")") }
+case "delete" where args.count == 3:
+    let keychain = open(args[1])
+    let match: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "stress",
+                                kSecAttrAccount as String: args[2], kSecUseKeychain as String: keychain]
+    let status = SecItemDelete(match as CFDictionary)
+    guard status == errSecSuccess else { fail("delete: \(status) \(SecCopyLastErrorMessage() ?? "")") }
 case "resolve" where args.count == 3:
     let keychain = open(args[1])
     var bytes: [UInt8] = []
@@ -83,5 +103,5 @@ case "resolve" where args.count == 3:
         say("other")
     }
 default:
-    fail("usage: KeychainStress add|add-forever|resolve …")
+    fail("usage: KeychainStress add|add-forever|set|delete|resolve …")
 }

@@ -80,6 +80,27 @@ struct KeychainReliabilityTests {
         #expect(SecItemAdd(kc.q(q), nil) == errSecSuccess)
     }
 
+    /// This process keeps answering a repeated find from its result cache; another process's update and
+    /// delete must still show on the very next find.
+    @Test func anotherProcessWritesShowOnTheNextFind() throws {
+        let kc = try TestKeychain()
+        func run(_ args: [String]) throws {
+            let (process, pipe) = try StressProcess.start(args)
+            _ = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "KeychainStress \(args.first ?? "")")
+        }
+        try run(["set", kc.path, "shared", "first"])
+        for _ in 0..<3 { #expect(password(kc, "shared") == Data("first".utf8)) }
+        try run(["set", kc.path, "shared", "second"])
+        #expect(password(kc, "shared") == Data("second".utf8))
+        #expect(password(kc, "other") == nil)
+        try run(["set", kc.path, "other", "third"])
+        #expect(password(kc, "other") == Data("third".utf8))
+        try run(["delete", kc.path, "shared"])
+        #expect(password(kc, "shared") == nil)
+    }
+
     @Test func identityPersistentRefResolvesInASecondProcess() throws {
         let kc = try TestKeychain()
         let key = KeyFixtures.generate(kSecAttrKeyTypeECSECPrimeRandom, 256)

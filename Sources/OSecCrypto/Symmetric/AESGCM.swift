@@ -68,12 +68,11 @@ package enum AESGCM {
         try context.updateAAD(aad)
         return try Data.filling(capacity: ciphertext.count + 16) { (out) throws(CryptoError) in
             let written = try context.update(ciphertext, into: out)
-            var tagCopy = tag
-            try tagCopy.withBytes { (tagBytes, tagCount) throws(CryptoError) in
+            // OpenSSL copies the expected tag (it only reads through this pointer). The tag is public.
+            try tag.withBytes { (tagBytes, tagCount) throws(CryptoError) in
                 try ossl(EVP_CIPHER_CTX_ctrl(context.raw, EVP_CTRL_GCM_SET_TAG, Int32(tagCount),
                                              UnsafeMutableRawPointer(mutating: tagBytes)), "GCM set tag")
             }
-            tagCopy.zeroize()
             var final: Int32 = 0
             guard EVP_CipherFinal_ex(context.raw, out.advanced(by: written).assumingMemoryBound(to: UInt8.self), &final) == 1 else {
                 throw CryptoError.openSSL(.authenticationFailed, "GCM authentication tag mismatch")

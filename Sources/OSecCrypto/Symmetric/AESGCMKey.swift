@@ -1,5 +1,6 @@
 import Foundation
 internal import COpenSSL
+internal import COpenSSLShims
 
 /// One AES-GCM key kept ready for many operations: the key schedule is expanded once into an encrypting and
 /// a decrypting OpenSSL context, and each operation only sets its nonce. For callers that open or seal many
@@ -33,10 +34,11 @@ package final class AESGCMKey: @unchecked Sendable {  // sendable: the contexts 
         guard AESGCM.tagLengths.contains(tagLength) else {
             throw CryptoError(.invalidParameter, "GCM tag length must be 12...16 bytes")
         }
-        lock.lock()
-        defer { lock.unlock() }
-        try restart(encryptor, nonce: nonce, encrypt: true)
-        return try AESGCM.finishSeal(encryptor, plaintext: plaintext, aad: aad, tagLength: tagLength)
+        var tag = Data(count: tagLength)
+        let ciphertext = try run(encryptor, encrypt: true, nonce: nonce, aad: aad, input: plaintext) { call in
+            tag.withUnsafeMutableBytes { call($0.baseAddress, $0.count) }
+        }
+        return (ciphertext, tag)
     }
 
     /// Checks the tag (constant time, inside OpenSSL) and decrypts. A wrong tag throws `.authenticationFailed`.
@@ -44,20 +46,73 @@ package final class AESGCMKey: @unchecked Sendable {  // sendable: the contexts 
         guard AESGCM.tagLengths.contains(tag.count) else {
             throw CryptoError(.invalidParameter, "GCM tag length must be 12...16 bytes")
         }
-        lock.lock()
-        defer { lock.unlock() }
-        try restart(decryptor, nonce: nonce, encrypt: false)
-        return try AESGCM.finishOpen(decryptor, ciphertext: ciphertext, tag: tag, aad: aad)
+        return try run(decryptor, encrypt: false, nonce: nonce, aad: aad, input: ciphertext) { call in
+            // OpenSSL only reads the expected tag when decrypting.
+            tag.withUnsafeBytes { call(UnsafeMutableRawPointer(mutating: $0.baseAddress), $0.count) }
+        }
     }
 
-    /// Starts a new message on `context`: same key, new nonce (OpenSSL keeps the key schedule).
-    private func restart(_ context: CipherContext, nonce: Data, encrypt: Bool) throws(CryptoError) {
+    /// ``open(nonce:ciphertext:tag:aad:)`` for a box laid out as `nonce (12) ‖ ciphertext ‖ tag` from byte
+    /// `offset` of `box` to its end (the layout a store keeps), without slicing it into three values.
+    package func open(combined box: Data, from offset: Int, tagLength: Int, aad: Data) throws(CryptoError) -> Data {
+        guard AESGCM.tagLengths.contains(tagLength) else {
+            throw CryptoError(.invalidParameter, "GCM tag length must be 12...16 bytes")
+        }
+        guard offset >= 0, box.count >= offset + AESGCMKey.nonceLength + tagLength else {
+            throw CryptoError(.invalidParameter, "sealed box too short")
+        }
+        let ciphertextCount = box.count - offset - AESGCMKey.nonceLength - tagLength
+        guard ciphertextCount <= CipherContext.maximumInput, aad.count <= CipherContext.maximumInput else {
+            throw CryptoError(.resourceLimit, "input too large")
+        }
+        return try Data.filling(capacity: ciphertextCount) { (out) throws(CryptoError) in
+            lock.lock()
+            defer { lock.unlock() }
+            let rc = box.withUnsafeBytes { b in
+                aad.withUnsafeBytes { a in
+                    let nonce = b.baseAddress.map { $0 + offset }
+                    let ciphertext = nonce.map { $0 + AESGCMKey.nonceLength }
+                    let tag = ciphertext.map { UnsafeMutableRawPointer(mutating: $0 + ciphertextCount) }
+                    return osec_aes_gcm_prepared(UnsafeMutableRawPointer(decryptor.raw), 0, nonce, AESGCMKey.nonceLength,
+                                                 a.baseAddress, a.count, ciphertext, ciphertextCount, out, tag, tagLength)
+                }
+            }
+            try AESGCMKey.check(rc)
+            return ciphertextCount
+        }
+    }
+
+    private static func check(_ rc: Int32) throws(CryptoError) {
+        guard rc == 1 else {
+            if rc == 0 { throw CryptoError(.authenticationFailed, "GCM authentication tag mismatch") }
+            throw CryptoError.openSSL(.internalError, "AES-GCM with a prepared key failed")
+        }
+    }
+
+    /// One message on `context` (same key, new nonce) in a single shim call. `withTag` lends the tag buffer.
+    private func run(_ context: CipherContext, encrypt: Bool, nonce: Data, aad: Data, input: Data,
+                     withTag: ((UnsafeMutableRawPointer?, Int) -> Int32) -> Int32) throws(CryptoError) -> Data {
         guard nonce.count == AESGCMKey.nonceLength else {
             throw CryptoError(.invalidParameter, "GCM nonce must be \(AESGCMKey.nonceLength) bytes here")
         }
-        try nonce.withBytes { (nonceBytes, _) throws(CryptoError) in
-            try ossl(EVP_CipherInit_ex2(context.raw, nil, nil, nonceBytes.assumingMemoryBound(to: UInt8.self),
-                                        encrypt ? 1 : 0, nil), "EVP_CipherInit_ex2")
+        guard input.count <= CipherContext.maximumInput, aad.count <= CipherContext.maximumInput else {
+            throw CryptoError(.resourceLimit, "input too large")
+        }
+        return try Data.filling(capacity: input.count) { (out) throws(CryptoError) in
+            lock.lock()
+            defer { lock.unlock() }
+            let rc = withTag { tag, tagCount in
+                nonce.withUnsafeBytes { n in
+                    aad.withUnsafeBytes { a in
+                        input.withUnsafeBytes { i in
+                            osec_aes_gcm_prepared(UnsafeMutableRawPointer(context.raw), encrypt ? 1 : 0, n.baseAddress, n.count,
+                                                  a.baseAddress, a.count, i.baseAddress, i.count, out, tag, tagCount)
+                        }
+                    }
+                }
+            }
+            try AESGCMKey.check(rc)
+            return input.count
         }
     }
 }

@@ -28,50 +28,61 @@ struct AttributeDictionary {
     /// One pass over the source: the string-keyed entries, and whether any key was not a string.
     func entries() -> (values: [String: Any], hasNonStringKeys: Bool) {
         if let local { return (local, false) }
-        let (list, nonString) = AttributeDictionary.stringKeyedEntries(source)
-        return (Dictionary(list.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last }), nonString)
+        let found = AttributeDictionary.stringKeyedEntries(source)
+        var values: [String: Any] = [:]
+        values.reserveCapacity(found.keys.count)
+        for (key, value) in zip(found.keys, found.values) { values[key] = value }
+        return (values, found.hasNonStringKeys)
     }
 
-    /// The string-keyed entries of `dictionary` as an array, in one pass over its storage, and whether
-    /// any key was not a string. Cheaper than ``entries()`` when the caller only iterates: no per-key
-    /// lookups (which hash bridged strings on Linux) and no Swift dictionary to build.
-    static func stringKeyedEntries(_ dictionary: NSDictionary?) -> (entries: [(key: String, value: Any)], hasNonStringKeys: Bool) {
-        guard let dictionary else { return ([], false) }
-        var entries: [(key: String, value: Any)] = []
-        var nonString = false
+    /// The string-keyed entries of a dictionary as parallel arrays (`keys[i]` goes with `values[i]`).
+    struct StringKeyedEntries {
+        var keys: [String] = []
+        var values: [Any] = []
+        /// Set when some key was not a string (those entries are left out).
+        var hasNonStringKeys = false
+    }
+
+    /// The string-keyed entries of `dictionary`, in one pass over its storage. Cheaper than ``entries()``
+    /// when the caller only iterates: no per-key lookups (which hash bridged strings on Linux), no Swift
+    /// dictionary to build, and for plain dictionaries the values array is Foundation's own `allValues`.
+    static func stringKeyedEntries(_ dictionary: NSDictionary?) -> StringKeyedEntries {
+        var result = StringKeyedEntries()
+        guard let dictionary else { return result }
         if type(of: dictionary) == NSDictionary.self || type(of: dictionary) == NSMutableDictionary.self {
             // Plain dictionaries: keys and values straight from storage (the same order for both). Values of
             // the classes that SecItem queries mostly hold are used as they are; any other value is read
             // through `object(forKey:)`, which unboxes and bridges it exactly as Foundation does. (Getting
             // every entry that way costs several dynamic casts and protocol-conformance checks per value.)
-            let keys = dictionary.allKeys
-            let values = dictionary.allValues
-            if keys.count == values.count {
-                entries.reserveCapacity(keys.count)
-                for index in keys.indices {
-                    let keyObject = keys[index]
-                    let key: String
+            let keyObjects = dictionary.allKeys
+            var values = dictionary.allValues
+            if keyObjects.count == values.count {
+                result.keys.reserveCapacity(keyObjects.count)
+                var dropped: [Int] = []
+                for index in keyObjects.indices {
+                    let keyObject = keyObjects[index]
                     if type(of: keyObject) == NSString.self, let ns = keyObject as? NSString {
-                        key = ns as String
+                        result.keys.append(ns as String)
                     } else if let other = stringValue(keyObject) {
-                        key = other
+                        result.keys.append(other)
                     } else {
-                        nonString = true
+                        dropped.append(index)
                         continue
                     }
-                    let value = values[index]
-                    let valueType = ObjectIdentifier(type(of: value))
+                    let valueType = ObjectIdentifier(type(of: values[index]))
                     if valueType == PlainValueClasses.string || valueType == PlainValueClasses.number
                         || valueType == PlainValueClasses.boolean || valueType == PlainValueClasses.keychain
                         || valueType == PlainValueClasses.data || valueType == PlainValueClasses.bridgedData {
                         // NSData is kept as NSData: `dataValue` copies it in bulk, where Foundation's own
                         // unboxing to `Data` copies byte by byte on Linux.
-                        entries.append((key, value))
-                    } else if let fetched = dictionary.object(forKey: keyObject) {
-                        entries.append((key, fetched))
+                        continue
                     }
+                    if let fetched = dictionary.object(forKey: keyObject) { values[index] = fetched }
                 }
-                return (entries, nonString)
+                for index in dropped.reversed() { values.remove(at: index) }
+                result.values = values
+                result.hasNonStringKeys = !dropped.isEmpty
+                return result
             }
         }
         let count = dictionary.count
@@ -80,11 +91,17 @@ struct AttributeDictionary {
         keys.reserveCapacity(count)
         objects.reserveCapacity(count)
         dictionary.getObjects(&objects, andKeys: &keys, count: count)
-        entries.reserveCapacity(keys.count)
+        result.keys.reserveCapacity(keys.count)
+        result.values.reserveCapacity(keys.count)
         for (key, value) in zip(keys, objects) {
-            if let k = stringValue(key) { entries.append((k, value)) } else { nonString = true }
+            if let k = stringValue(key) {
+                result.keys.append(k)
+                result.values.append(value)
+            } else {
+                result.hasNonStringKeys = true
+            }
         }
-        return (entries, nonString)
+        return result
     }
 
     var keys: Dictionary<String, Any>.Keys { values.keys }

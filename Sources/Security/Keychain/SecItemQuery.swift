@@ -45,18 +45,18 @@ struct SecItemQuery {
     /// Hot path of every SecItem call: the caller's dictionary is read in one pass over its storage (no
     /// per-key lookups, which hash bridged strings), into a small array that is then applied in place.
     init(_ dictionary: NSDictionary?, for operation: Operation) throws {
-        let (entries, hasNonStringKeys) = AttributeDictionary.stringKeyedEntries(dictionary)
-        guard !hasNonStringKeys else { throw SecError.param("query keys must be strings") }
+        let entries = AttributeDictionary.stringKeyedEntries(dictionary)
+        guard !entries.hasNonStringKeys else { throw SecError.param("query keys must be strings") }
         raw = AttributeDictionary(dictionary)
 
         var classValue: Any?
         var persistentRefValue: Any?
         var valueRefValue: Any?
-        for (key, value) in entries {
-            switch key {
-            case QueryKeys.class_: classValue = value
-            case QueryKeys.valuePersistentRef: persistentRefValue = value
-            case QueryKeys.valueRef: valueRefValue = value
+        for index in entries.keys.indices {
+            switch entries.keys[index] {
+            case QueryKeys.class_: classValue = entries.values[index]
+            case QueryKeys.valuePersistentRef: persistentRefValue = entries.values[index]
+            case QueryKeys.valueRef: valueRefValue = entries.values[index]
             default: break
             }
         }
@@ -66,9 +66,9 @@ struct SecItemQuery {
             persistentRef = data
         }
         if let value = classValue {
-            guard AttributeDictionary.stringValue(value) != nil else { throw SecError.param("kSecClass must be a string") }
-            guard let c = SecItemClass(value: value) else {
-                throw SecError(errSecNoSuchClass, "kSecClass \(value) is not a keychain item class")
+            guard let name = AttributeDictionary.stringValue(value) else { throw SecError.param("kSecClass must be a string") }
+            guard let c = SecItemClass(rawValue: name) else {
+                throw SecError(errSecNoSuchClass, "kSecClass \(name) is not a keychain item class")
             }
             itemClass = c
         } else if let ref = persistentRef, let c = SecPersistentRef.itemClass(of: ref) {
@@ -80,9 +80,9 @@ struct SecItemQuery {
         }
         valuePersistentRef = persistentRef
 
-        attributes.reserveCapacity(entries.count)
-        for (key, value) in entries {
-            try apply(key: key, value: value, operation: operation)
+        attributes.reserveCapacity(entries.keys.count)
+        for index in entries.keys.indices {
+            try apply(key: entries.keys[index], value: entries.values[index], operation: operation)
         }
         try validate(operation)
     }
@@ -116,7 +116,7 @@ struct SecItemQuery {
         }
         if key.utf8.count == 4 {
             let engineKind = SecItemSchema.engineFields[key]
-            guard let kind = engineKind ?? SecItemSchema.kind(of: key, in: itemClass) else {
+            guard let kind = engineKind ?? SecItemSchema.classKind(of: key, in: itemClass) else {
                 throw SecError(errSecNoSuchAttr, "attribute \(key) does not exist for class \(itemClass.rawValue)")
             }
             guard let normalized = AttributeValue(caller: value, kind: kind) else {

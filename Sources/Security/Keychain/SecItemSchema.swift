@@ -44,7 +44,11 @@ enum SecItemSchema {
 
     /// How `key` is stored for `itemClass`, or nil when the class has no such attribute (errSecNoSuchAttr).
     static func kind(of key: String, in itemClass: SecItemClass) -> AttributeDescriptor.Kind? {
-        if let kind = engineFields[key] { return kind }
+        engineFields[key] ?? classKind(of: key, in: itemClass)
+    }
+
+    /// ``kind(of:in:)`` for a key already known not to be an engine field.
+    static func classKind(of key: String, in itemClass: SecItemClass) -> AttributeDescriptor.Kind? {
         switch itemClass {
         case .identity:
             if identityCertificateAttributes.contains(key) { return ItemClass.certificate.descriptor(for: key)?.kind }

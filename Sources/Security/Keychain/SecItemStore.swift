@@ -50,7 +50,7 @@ enum SecItemStore {
         if engineFields, let requested = query.attributes["agrp"] {
             groups = [try accessGroup(for: requested)]
         }
-        var classOnly = classAttributes(attributes)
+        var classOnly = engineFields ? classAttributes(attributes) : attributes
         if itemClass == .certificate { SecItemCertificates.normalizeNameAttributes(&classOnly) }
         var storeQuery = ItemQuery(itemClass: itemClass, attributes: classOnly, accessGroups: groups)
         if engineFields, let pdmn = query.attributes["pdmn"] {

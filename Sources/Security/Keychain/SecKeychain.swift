@@ -1,19 +1,27 @@
 import Foundation
 import OSecKeychain
+import Synchronization
 
 /// Apple's `SecKeychain` (macOS): one keychain file. Items are added to and searched in the default keychain
 /// unless `kSecUseKeychain` / `kSecMatchSearchList` name others.
 public final class SecKeychain: NSObject, Sendable {
     /// The keychain's file path.
     let path: String
+    /// The store this object last resolved, with the registry generation it was valid for.
+    private let resolved = Mutex<(store: KeychainStore, generation: Int)?>(nil)
 
     init(path: String) {
         self.path = path
     }
 
     /// The open store (opened once per process; errSecNoSuchKeychain when the file does not exist).
+    /// Remembered until the registry changes (a keychain created, deleted or re-registered).
     func store() throws -> KeychainStore {
-        try KeychainRegistry.store(at: path, create: false)
+        let generation = KeychainRegistry.generation
+        if let known = resolved.withLock({ $0 }), known.generation == generation { return known.store }
+        let store = try KeychainRegistry.store(at: path, create: false)
+        resolved.withLock { $0 = (store, generation) }
+        return store
     }
 
     public override func isEqual(_ object: Any?) -> Bool {
@@ -36,6 +44,15 @@ enum KeychainRegistry {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var stores: [String: KeychainStore] = [:]
     nonisolated(unsafe) private static var defaultPath: String?
+    /// The default keychain object, reused while `generation` is unchanged.
+    nonisolated(unsafe) private static var defaultObject: (keychain: SecKeychain, generation: Int)?
+    private static let generationCounter = Atomic<Int>(0)
+
+    /// Changes whenever a store is registered or forgotten or the default changes; objects that remember a
+    /// store or the default keychain check it before reuse.
+    static var generation: Int { generationCounter.load(ordering: .acquiring) }
+
+    private static func bumpGeneration() { generationCounter.add(1, ordering: .releasing) }
 
     /// The store for `path`, opened once per process (a password-protected keychain starts locked).
     static func store(at path: String, create: Bool) throws -> KeychainStore {
@@ -50,6 +67,7 @@ enum KeychainRegistry {
     static func register(_ store: KeychainStore) {
         lock.lock()
         stores[store.path] = store
+        bumpGeneration()
         lock.unlock()
     }
 
@@ -57,22 +75,33 @@ enum KeychainRegistry {
         lock.lock()
         stores[path] = nil
         if defaultPath == path { defaultPath = nil }
+        bumpGeneration()
         lock.unlock()
     }
 
     /// The default keychain: set by `SecKeychainSetDefault`, else the environment/XDG default, created on first use.
+    /// The environment is read when the default is first needed and again only after the registry changes
+    /// (like the access groups, which are read once): reading it costs more than a keychain lookup.
     static func defaultKeychain() throws -> SecKeychain {
         lock.lock()
         let chosen = defaultPath
+        let known = defaultObject
         lock.unlock()
+        if let known, known.generation == generation { return known.keychain }
+        let generation = self.generation
         let path = try chosen ?? mapStoreError { try KeychainStore.defaultPath() }
         _ = try store(at: path, create: true)
-        return SecKeychain(path: path)
+        let keychain = SecKeychain(path: path)
+        lock.lock()
+        defaultObject = (keychain, generation)
+        lock.unlock()
+        return keychain
     }
 
     static func setDefault(_ keychain: SecKeychain?) {
         lock.lock()
         defaultPath = keychain?.path
+        bumpGeneration()
         lock.unlock()
     }
 }
