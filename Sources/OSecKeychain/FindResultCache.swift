@@ -15,6 +15,25 @@ final class FindResultCache: @unchecked Sendable {  // sendable: guarded by the 
     struct Key: Hashable {
         let shape: FindShape
         let bindings: [SQLiteValue]
+
+        /// Equality is the derived one; hashing feeds the bindings' bytes straight to the hasher instead
+        /// of going through each field's and enum case's own `hash(into:)` (this runs on every find).
+        func hash(into hasher: inout Hasher) {
+            let q = shape.query
+            hasher.combine(q.ordinal &* 31 &+ (shape.withAttributes ? 2 : 0) &+ (shape.hasLimit ? 1 : 0))
+            hasher.combine(q.attributeMask)
+            hasher.combine(q.groupCount &* 7 &+ q.refCount &* 3 &+ q.rowIDCount
+                           &+ (q.hasAccessibility ? 1 << 40 : 0) &+ (q.hasSync ? 1 << 41 : 0))
+            for value in bindings {
+                switch value {
+                case .null: hasher.combine(0 as UInt8)
+                case .integer(let i): hasher.combine(i)
+                case .real(let d): hasher.combine(d)
+                case .text(let s): hasher.combine(s)
+                case .blob(let d): hasher.combine(d)
+                }
+            }
+        }
     }
 
     static let entryLimit = 16_384

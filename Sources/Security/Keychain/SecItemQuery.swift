@@ -38,7 +38,9 @@ struct SecItemQuery {
     private var sawUseItemList = false
     private var sawDeleteForbiddenMatchKey = false
 
-    var returnCount: Int { [returnData, returnAttributes, returnRef, returnPersistentRef].filter { $0 }.count }
+    var returnCount: Int {
+        (returnData ? 1 : 0) + (returnAttributes ? 1 : 0) + (returnRef ? 1 : 0) + (returnPersistentRef ? 1 : 0)
+    }
 
     /// Parses `dictionary` for `operation`. Throws Apple's errSecParam / errSecNoSuchClass / errSecNoSuchAttr.
     ///
