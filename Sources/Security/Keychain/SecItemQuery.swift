@@ -117,15 +117,14 @@ struct SecItemQuery {
             break
         }
         if key.utf8.count == 4 {
-            let engineKind = SecItemSchema.engineFields[key]
-            guard let kind = engineKind ?? SecItemSchema.classKind(of: key, in: itemClass) else {
+            guard let (kind, isEngineField) = SecItemSchema.lookup(key, in: itemClass) else {
                 throw SecError(errSecNoSuchAttr, "attribute \(key) does not exist for class \(itemClass.rawValue)")
             }
             guard let normalized = AttributeValue(caller: value, kind: kind) else {
                 throw SecError.param("attribute \(key) has a value of the wrong type")
             }
             attributes[key] = normalized
-            if engineKind != nil { hasEngineFieldAttributes = true }
+            if isEngineField { hasEngineFieldAttributes = true }
             return
         }
         switch key.utf8.first {

@@ -29,6 +29,17 @@ enum SecItemClass: String, CaseIterable, Sendable {
     init(_ storeClass: ItemClass) {
         self = SecItemClass(rawValue: storeClass.code) ?? .genericPassword
     }
+
+    /// The position in `allCases`.
+    var ordinal: Int {
+        switch self {
+        case .genericPassword: 0
+        case .internetPassword: 1
+        case .certificate: 2
+        case .key: 3
+        case .identity: 4
+        }
+    }
 }
 
 /// Which attribute keys a class accepts and how their values are stored. The per-class attribute lists
@@ -45,6 +56,25 @@ enum SecItemSchema {
     /// How `key` is stored for `itemClass`, or nil when the class has no such attribute (errSecNoSuchAttr).
     static func kind(of key: String, in itemClass: SecItemClass) -> AttributeDescriptor.Kind? {
         engineFields[key] ?? classKind(of: key, in: itemClass)
+    }
+
+    /// Every attribute key with its storage kind per class (in `SecItemClass.allCases` order) and whether it
+    /// is an engine field: what ``kind(of:in:)`` answers, in one lookup. Parsing a query asks it for every
+    /// attribute.
+    private static let kindsByKey: [String: (isEngineField: Bool, kinds: [AttributeDescriptor.Kind?])] = {
+        var keys = Set(engineFields.keys)
+        for storeClass in ItemClass.all { keys.formUnion(storeClass.attributes.map(\.key)) }
+        var table: [String: (isEngineField: Bool, kinds: [AttributeDescriptor.Kind?])] = [:]
+        for key in keys {
+            table[key] = (engineFields[key] != nil, SecItemClass.allCases.map { kind(of: key, in: $0) })
+        }
+        return table
+    }()
+
+    /// ``kind(of:in:)`` and whether the key is an engine field, with one dictionary lookup.
+    static func lookup(_ key: String, in itemClass: SecItemClass) -> (kind: AttributeDescriptor.Kind, isEngineField: Bool)? {
+        guard let entry = kindsByKey[key], let kind = entry.kinds[itemClass.ordinal] else { return nil }
+        return (kind, entry.isEngineField)
     }
 
     /// ``kind(of:in:)`` for a key already known not to be an engine field.
