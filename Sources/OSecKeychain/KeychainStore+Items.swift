@@ -67,7 +67,9 @@ extension KeychainStore {
         return try KeychainStore.mapErrors {
             try db.withLock {
                 // The token is read before the SELECT, so a commit landing in between only costs a miss.
-                let token = cachesFinds ? db.commitToken() : nil
+                // Inside a transaction on this connection its own uncommitted writes are visible to the
+                // SELECT but not yet in the token: no cache then.
+                let token = cachesFinds && db.isAutocommit ? db.commitToken() : nil
                 if token == nil && findResults.count > 0 { findResults.removeAll() }
                 let key = FindResultCache.Key(shape: findShape, bindings: bindings)
                 if let token, let cached = findResults.lookup(key, token: token) { return cached }

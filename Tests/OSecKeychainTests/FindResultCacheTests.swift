@@ -75,6 +75,18 @@ import OSecSQLite
         #expect(try store.find(query("a")).isEmpty)
     }
 
+    @Test func findsInsideATransactionSeeItsOwnWrites() throws {
+        let store = try KeychainStore.makeTest(in: dir)
+        _ = try store.add(genp(account: "a", service: "cache", secret: "one"))
+        #expect(try secret(store, "a") == "one")
+        try store.db.transaction {
+            try store.db.run("DELETE FROM genp")
+            // Not committed: the token has not moved, but this connection must see its own delete.
+            #expect(try store.find(query("a")).isEmpty)
+        }
+        #expect(try store.find(query("a")).isEmpty)
+    }
+
     @Test func checkpointAndWALRestartBetweenFinds() throws {
         let path = dir.keychainPath()
         let store = try KeychainStore.makeTest(in: dir)
