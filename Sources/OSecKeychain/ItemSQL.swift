@@ -115,7 +115,9 @@ enum ItemSQL {
     static func shapeAndBindings(_ query: ItemQuery) throws(KeychainStoreError) -> (QueryShape, [SQLiteValue]) {
         var shape = QueryShape(ordinal: query.itemClass.ordinal)
         var bindings: [SQLiteValue] = []
-        bindings.reserveCapacity(query.attributes.count + 2)
+        // attributes, groups, accessibility, sync, refs, row ids, and the LIMIT a find appends: one allocation.
+        bindings.reserveCapacity(query.attributes.count + (query.accessGroups?.count ?? 0) + (query.persistentRefs?.count ?? 0)
+                                 + (query.rowIDs?.count ?? 0) + 3)
         for (index, descriptor, value) in try validated(query.attributes, of: query.itemClass) {
             shape.attributeMask |= 1 << UInt64(index)
             bindings.append(try columnValue(value, for: descriptor).value)

@@ -101,12 +101,13 @@ enum SecItemOperations {
         guard !found.isEmpty else {
             throw SecError(errSecItemNotFound, "no \(query.itemClass.rawValue) item matches the query")
         }
-        func data(_ item: KeychainItem) throws -> NSData {
-            guard let secret = item.secret else { return NSData() }
-            return try mapStoreError { try secret.open() } as NSData
+        // Opened in place (`found[i].secret?.open()`): copying each item out first would retain and release
+        // every field it holds.
+        func data(_ index: Int) throws -> NSData {
+            try mapStoreError { try found[index].secret?.open() }.map { $0 as NSData } ?? NSData()
         }
-        if query.matchLimit == .one { return try data(found[0]) }
-        return try found.map { try data($0) } as NSArray
+        if query.matchLimit == .one { return try data(0) }
+        return try found.indices.map { try data($0) } as NSArray
     }
 
     static func update(_ query: SecItemQuery, _ attributesToUpdate: AttributeDictionary) throws {
