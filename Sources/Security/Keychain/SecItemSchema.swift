@@ -55,30 +55,31 @@ enum SecItemSchema {
 
     /// How `key` is stored for `itemClass`, or nil when the class has no such attribute (errSecNoSuchAttr).
     static func kind(of key: String, in itemClass: SecItemClass) -> AttributeDescriptor.Kind? {
-        engineFields[key] ?? classKind(of: key, in: itemClass)
+        lookup(key, in: itemClass)?.kind
     }
 
-    /// Every attribute key with its storage kind per class (in `SecItemClass.allCases` order) and whether it
-    /// is an engine field: what ``kind(of:in:)`` answers, in one lookup. Parsing a query asks it for every
-    /// attribute.
-    private static let kindsByKey: [String: (isEngineField: Bool, kinds: [AttributeDescriptor.Kind?])] = {
-        var keys = Set(engineFields.keys)
-        for storeClass in ItemClass.all { keys.formUnion(storeClass.attributes.map(\.key)) }
-        var table: [String: (isEngineField: Bool, kinds: [AttributeDescriptor.Kind?])] = [:]
-        for key in keys {
-            table[key] = (engineFields[key] != nil, SecItemClass.allCases.map { kind(of: key, in: $0) })
-        }
-        return table
-    }()
-
-    /// ``kind(of:in:)`` and whether the key is an engine field, with one dictionary lookup.
+    /// ``kind(of:in:)`` and whether the key is an engine field, with one dictionary lookup (parsing a query
+    /// asks this for every attribute).
     static func lookup(_ key: String, in itemClass: SecItemClass) -> (kind: AttributeDescriptor.Kind, isEngineField: Bool)? {
         guard let entry = kindsByKey[key], let kind = entry.kinds[itemClass.ordinal] else { return nil }
         return (kind, entry.isEngineField)
     }
 
-    /// ``kind(of:in:)`` for a key already known not to be an engine field.
-    static func classKind(of key: String, in itemClass: SecItemClass) -> AttributeDescriptor.Kind? {
+    /// Every attribute key with its storage kind per class (in `SecItemClass.allCases` order; engine fields
+    /// have theirs in every class) and whether it is an engine field.
+    private static let kindsByKey: [String: (isEngineField: Bool, kinds: [AttributeDescriptor.Kind?])] = {
+        var keys = Set(engineFields.keys)
+        for storeClass in ItemClass.all { keys.formUnion(storeClass.attributes.map(\.key)) }
+        var table: [String: (isEngineField: Bool, kinds: [AttributeDescriptor.Kind?])] = [:]
+        for key in keys {
+            let engineKind = engineFields[key]
+            table[key] = (engineKind != nil, SecItemClass.allCases.map { engineKind ?? classKind(of: key, in: $0) })
+        }
+        return table
+    }()
+
+    /// How a class stores `key`, engine fields aside.
+    private static func classKind(of key: String, in itemClass: SecItemClass) -> AttributeDescriptor.Kind? {
         switch itemClass {
         case .identity:
             if identityCertificateAttributes.contains(key) { return ItemClass.certificate.descriptor(for: key)?.kind }
