@@ -57,7 +57,7 @@ let package = Package(
         .executableTarget(name: "LimboHarness", dependencies: ["Security", "OSecTrust", "OSecX509", "OSecASN1"]),
 
         // MARK: Tests
-        .target(name: "OSecTestSupport", path: "Tests/OSecTestSupport"),
+        .target(name: "OSecTestSupport", dependencies: ["OSecCrypto"], path: "Tests/OSecTestSupport"),
         // A second process for the keychain's multi-process and crash tests (not a product).
         .executableTarget(name: "KeychainStress", dependencies: ["Security"], path: "Tests/KeychainStress"),
         .testTarget(name: "OSecCryptoTests", dependencies: ["OSecCrypto", "OSecTestSupport"]),

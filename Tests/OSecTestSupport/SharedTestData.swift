@@ -1,4 +1,5 @@
 import Foundation
+import OSecCrypto
 
 /// Locates the shared test data directory (`<package root>/../shared`, or `$OSEC_SHARED_DIR`).
 public enum SharedTestData {
@@ -28,31 +29,11 @@ public enum SharedTestData {
 /// Hex helpers for test vectors.
 public enum Hex {
     /// Decodes hex text (no separators); nil if malformed.
-    public static func decode(_ text: String) -> Data? {
-        let digits = Array(text.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var out = Data(capacity: digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
-            out.append(high << 4 | low)
-            index += 2
-        }
-        return out
-    }
+    public static func decode(_ text: String) -> Data? { HexDecoding.data(text) }
 
     /// Decodes hex text, returning empty data if malformed (test vectors are trusted).
     public static func data(_ text: String) -> Data { decode(text) ?? Data() }
 
     /// Lower-case hex of `data`.
     public static func encode(_ data: Data) -> String { data.map { String(format: "%02x", $0) }.joined() }
-
-    private static func value(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 48...57: c - 48
-        case 97...102: c - 87
-        case 65...70: c - 55
-        default: nil
-        }
-    }
 }
