@@ -9,104 +9,25 @@ import Testing
 /// instant: an all-Ed25519 chain, a P-256 leaf under an Ed25519 intermediate, and the failures a bad signature,
 /// a wrong root or a wrong host name must cause.
 @Suite(.serialized) struct Ed25519ChainTests {
-    final class PKI: @unchecked Sendable {  // immutable after init
-        let directory: TemporaryDirectory
-        private(set) var now: Int64 = 0
+    /// ``OpenSSLPKI`` with Ed25519 keys, plus a P-256 leaf under its Ed25519 intermediate and the leaf with one bit
+    /// of its signature flipped.
+    static let pki: OpenSSLPKI? = OpenSSLCLI.isAvailable ? try? makePKI() : nil
 
-        static let extensions = """
-            [ca]
-            basicConstraints = critical, CA:true
-            keyUsage = critical, keyCertSign, cRLSign
-            subjectKeyIdentifier = hash
-            [int]
-            basicConstraints = critical, CA:true
-            keyUsage = critical, keyCertSign, cRLSign
-            subjectKeyIdentifier = hash
-            authorityKeyIdentifier = keyid:always
-            [leaf]
-            basicConstraints = critical, CA:false
-            keyUsage = critical, digitalSignature
-            extendedKeyUsage = serverAuth
-            subjectAltName = DNS:www.example.com
-            subjectKeyIdentifier = hash
-            authorityKeyIdentifier = keyid:always
-            """
-
-        init() throws {
-            directory = try TemporaryDirectory(prefix: "osec-trust-ed25519")
-            try directory.write("ext.cnf", Data(PKI.extensions.utf8))
-            for name in ["root", "other", "int", "leaf"] {
-                try OpenSSLCLI.check(["genpkey", "-algorithm", "ED25519", "-out", directory.path("\(name).key")])
-            }
-            try OpenSSLCLI.check(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", directory.path("ecleaf.key")])
-            for (name, cn) in [("root", "Ed25519 Test Root"), ("other", "Ed25519 Other Root")] {
-                // No -sha256: Ed25519 hashes internally and openssl refuses a digest option with it.
-                try OpenSSLCLI.check(["req", "-x509", "-new", "-key", directory.path("\(name).key"), "-subj", "/CN=\(cn)",
-                                      "-days", "3650", "-config", directory.path("ext.cnf"), "-extensions", "ca",
-                                      "-out", directory.path("\(name).pem")])
-            }
-            try issue("int", key: "int", cn: "Ed25519 Test Intermediate", by: "root", section: "int")
-            try issue("leaf", key: "leaf", cn: "www.example.com", by: "int", section: "leaf")
-            try issue("ecleaf", key: "ecleaf", cn: "www.example.com", by: "int", section: "leaf")
-            // The leaf with one bit of its signature flipped (the signature is the DER's last bytes).
-            var der = [UInt8](try certificate("leaf").derBytes)
-            der[der.count - 1] ^= 0x01
-            try directory.write("leaf_badsig.pem", Data(Certificate(derEncoded: der).pemString.utf8))
-            try makeCRLs()
-            now = Int64(Date().timeIntervalSince1970) + 60
-        }
-
-        /// `crl_revoked.pem` revokes `leaf`, `crl_empty.pem` revokes nothing; both signed by `int` with Ed25519.
-        private func makeCRLs() throws {
-            for variant in ["revoked", "empty"] {
-                let base = directory.path("ca-\(variant)")
-                try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
-                try Data().write(to: URL(fileURLWithPath: base + "/index.txt"))
-                try Data("01\n".utf8).write(to: URL(fileURLWithPath: base + "/crlnumber"))
-                let config = "[ca]\ndefault_ca = d\n[d]\ndatabase = \(base)/index.txt\ncrlnumber = \(base)/crlnumber\n"
-                    + "default_md = default\ndefault_crl_days = 30\n"
-                try Data(config.utf8).write(to: URL(fileURLWithPath: base + "/ca.cnf"))
-                let common = ["-config", base + "/ca.cnf", "-keyfile", directory.path("int.key"), "-cert", directory.path("int.pem")]
-                if variant == "revoked" { try OpenSSLCLI.check(["ca", "-revoke", directory.path("leaf.pem")] + common) }
-                try OpenSSLCLI.check(["ca", "-gencrl", "-out", directory.path("crl_\(variant).pem")] + common)
-            }
-        }
-
-        private func issue(_ name: String, key: String, cn: String, by issuer: String, section: String) throws {
-            try OpenSSLCLI.check(["req", "-new", "-key", directory.path("\(key).key"), "-subj", "/CN=\(cn)",
-                                  "-out", directory.path("\(name).csr")])
-            try OpenSSLCLI.check(["x509", "-req", "-in", directory.path("\(name).csr"), "-CA", directory.path("\(issuer).pem"),
-                                  "-CAkey", directory.path("\(issuer).key"), "-set_serial", "\(name.utf8.count + 100)",
-                                  "-days", "30", "-extfile", directory.path("ext.cnf"), "-extensions", section,
-                                  "-out", directory.path("\(name).pem")])
-        }
-
-        func certificate(_ name: String) throws -> Certificate {
-            try Certificate(pemEncoded: String(decoding: try directory.read("\(name).pem"), as: UTF8.self))
-        }
-
-        func opensslVerify(leaf: String, root: String, host: String, crl: String? = nil) throws -> Bool {
-            var args = ["verify", "-CAfile", directory.path("\(root).pem"), "-untrusted", directory.path("int.pem"),
-                        "-attime", "\(now)", "-purpose", "sslserver", "-verify_hostname", host]
-            if let crl { args += ["-CRLfile", directory.path("\(crl).pem"), "-crl_check"] }
-            return try OpenSSLCLI.run(args: args + [directory.path("\(leaf).pem")]).status == 0
-        }
-
-        func ourVerify(leaf: String, root: String, host: String, crl: String? = nil) throws -> TrustEvaluation {
-            var options = ValidationOptions(time: now)
-            options.purpose = .serverAuth
-            options.peerNames = [PeerName.host(host)]
-            if let crl {
-                options.revocation = RevocationMode(enabled: true)
-                options.crls = try CertificateRevocationList.crls(fromPEM: String(decoding: try directory.read("\(crl).pem"), as: UTF8.self))
-            }
-            let builder = ChainBuilder(anchors: [AnchorStore([try certificate(root)])],
-                                       intermediates: [try certificate("int")], options: options)
-            return builder.evaluate(try certificate(leaf))
-        }
+    private static func makePKI() throws -> OpenSSLPKI {
+        let pki = try OpenSSLPKI(keys: .ed25519)
+        try OpenSSLCLI.check(["genpkey"] + OpenSSLPKI.Keys.p256.genpkeyArgs + ["-out", pki.directory.path("ecleaf.key")])
+        try pki.issue("ecleaf", cn: "www.example.com", key: "ecleaf", by: "int", section: "leaf", days: 30)
+        var der = [UInt8](try pki.certificate("leaf").derBytes)  // the signature is the DER's last bytes
+        der[der.count - 1] ^= 0x01
+        try pki.directory.write("leaf_badsig.pem", Data(Certificate(derEncoded: der).pemString.utf8))
+        return pki
     }
 
-    static let pki: PKI? = OpenSSLCLI.isAvailable ? try? PKI() : nil
+    private func verdicts(_ pki: OpenSSLPKI, leaf: String, root: String = "root", host: String = "www.example.com",
+                          crl: String? = nil) throws -> (openssl: Bool, ours: TrustEvaluation) {
+        (try pki.opensslVerify(leaf: leaf, intermediates: ["int"], root: root, at: pki.now, host: host, crl: crl).0,
+         try pki.ourVerify(leaf: leaf, intermediates: ["int"], root: root, at: pki.now, host: host, crl: crl))
+    }
 
     @Test(.enabled(if: OpenSSLCLI.isAvailable), arguments: [
         ("all-Ed25519 chain", "leaf", "root", "www.example.com", true),
@@ -116,17 +37,15 @@ import Testing
         ("host name mismatch", "leaf", "root", "www.example.org", false),
     ])
     func sameVerdictAsOpenSSL(_ name: String, _ leaf: String, _ root: String, _ host: String, _ trusted: Bool) throws {
-        let pki = try #require(Ed25519ChainTests.pki)
-        #expect(try pki.opensslVerify(leaf: leaf, root: root, host: host) == trusted, "\(name): openssl")
-        let ours = try pki.ourVerify(leaf: leaf, root: root, host: host)
+        let (openssl, ours) = try verdicts(try #require(Ed25519ChainTests.pki), leaf: leaf, root: root, host: host)
+        #expect(openssl == trusted, "\(name): openssl")
         #expect(ours.isTrusted == trusted, "\(name): \(ours.failures)")
     }
 
     @Test(.enabled(if: OpenSSLCLI.isAvailable), arguments: [("crl_revoked", false), ("crl_empty", true)])
     func ed25519SignedCRLs(_ crl: String, _ trusted: Bool) throws {
-        let pki = try #require(Ed25519ChainTests.pki)
-        #expect(try pki.opensslVerify(leaf: "leaf", root: "root", host: "www.example.com", crl: crl) == trusted)
-        let ours = try pki.ourVerify(leaf: "leaf", root: "root", host: "www.example.com", crl: crl)
+        let (openssl, ours) = try verdicts(try #require(Ed25519ChainTests.pki), leaf: "leaf", crl: crl)
+        #expect(openssl == trusted)
         #expect(ours.isTrusted == trusted, "\(crl): \(ours.failures)")
         if !trusted { #expect(ours.failures.mostImportant?.check == .revocation, "\(ours.failures)") }
     }
