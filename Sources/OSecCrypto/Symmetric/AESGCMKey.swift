@@ -34,22 +34,31 @@ package final class AESGCMKey: @unchecked Sendable {  // sendable: the contexts 
         guard AESGCM.tagLengths.contains(tagLength) else {
             throw CryptoError(.invalidParameter, "GCM tag length must be 12...16 bytes")
         }
+        try AESGCMKey.checkSizes(nonce: nonce.count, input: plaintext.count, aad: aad.count)
         var tag = Data(count: tagLength)
-        let ciphertext = try run(encryptor, encrypt: true, nonce: nonce, aad: aad, input: plaintext) { call in
-            tag.withUnsafeMutableBytes { call($0.baseAddress, $0.count) }
+        let ciphertext = try Data.filling(capacity: plaintext.count) { (out) throws(CryptoError) in
+            lock.lock()
+            defer { lock.unlock() }
+            let rc = tag.withUnsafeMutableBytes { t in
+                nonce.withUnsafeBytes { n in
+                    aad.withUnsafeBytes { a in
+                        plaintext.withUnsafeBytes { p in
+                            osec_aes_gcm_prepared(UnsafeMutableRawPointer(encryptor.raw), 1, n.baseAddress, n.count,
+                                                  a.baseAddress, a.count, p.baseAddress, p.count, out, t.baseAddress, t.count)
+                        }
+                    }
+                }
+            }
+            try AESGCMKey.check(rc)
+            return plaintext.count
         }
         return (ciphertext, tag)
     }
 
     /// Checks the tag (constant time, inside OpenSSL) and decrypts. A wrong tag throws `.authenticationFailed`.
     package func open(nonce: Data, ciphertext: Data, tag: Data, aad: Data) throws(CryptoError) -> Data {
-        guard AESGCM.tagLengths.contains(tag.count) else {
-            throw CryptoError(.invalidParameter, "GCM tag length must be 12...16 bytes")
-        }
-        return try run(decryptor, encrypt: false, nonce: nonce, aad: aad, input: ciphertext) { call in
-            // OpenSSL only reads the expected tag when decrypting.
-            tag.withUnsafeBytes { call(UnsafeMutableRawPointer(mutating: $0.baseAddress), $0.count) }
-        }
+        try AESGCMKey.checkSizes(nonce: nonce.count, input: ciphertext.count, aad: aad.count)
+        return try open(combined: nonce + ciphertext + tag, from: 0, tagLength: tag.count, aad: aad)
     }
 
     /// ``open(nonce:ciphertext:tag:aad:)`` for a box laid out as `nonce (12) ‖ ciphertext ‖ tag` from byte
@@ -62,9 +71,7 @@ package final class AESGCMKey: @unchecked Sendable {  // sendable: the contexts 
             throw CryptoError(.invalidParameter, "sealed box too short")
         }
         let ciphertextCount = box.count - offset - AESGCMKey.nonceLength - tagLength
-        guard ciphertextCount <= CipherContext.maximumInput, aad.count <= CipherContext.maximumInput else {
-            throw CryptoError(.resourceLimit, "input too large")
-        }
+        try AESGCMKey.checkSizes(nonce: AESGCMKey.nonceLength, input: ciphertextCount, aad: aad.count)
         return try Data.filling(capacity: ciphertextCount) { (out) throws(CryptoError) in
             lock.lock()
             defer { lock.unlock() }
@@ -72,6 +79,7 @@ package final class AESGCMKey: @unchecked Sendable {  // sendable: the contexts 
                 aad.withUnsafeBytes { a in
                     let nonce = b.baseAddress.map { $0 + offset }
                     let ciphertext = nonce.map { $0 + AESGCMKey.nonceLength }
+                    // OpenSSL only reads the expected tag when decrypting.
                     let tag = ciphertext.map { UnsafeMutableRawPointer(mutating: $0 + ciphertextCount) }
                     return osec_aes_gcm_prepared(UnsafeMutableRawPointer(decryptor.raw), 0, nonce, AESGCMKey.nonceLength,
                                                  a.baseAddress, a.count, ciphertext, ciphertextCount, out, tag, tagLength)
@@ -82,37 +90,19 @@ package final class AESGCMKey: @unchecked Sendable {  // sendable: the contexts 
         }
     }
 
+    private static func checkSizes(nonce: Int, input: Int, aad: Int) throws(CryptoError) {
+        guard nonce == nonceLength else {
+            throw CryptoError(.invalidParameter, "GCM nonce must be \(nonceLength) bytes here")
+        }
+        guard input <= CipherContext.maximumInput, aad <= CipherContext.maximumInput else {
+            throw CryptoError(.resourceLimit, "input too large")
+        }
+    }
+
     private static func check(_ rc: Int32) throws(CryptoError) {
         guard rc == 1 else {
             if rc == 0 { throw CryptoError(.authenticationFailed, "GCM authentication tag mismatch") }
             throw CryptoError.openSSL(.internalError, "AES-GCM with a prepared key failed")
-        }
-    }
-
-    /// One message on `context` (same key, new nonce) in a single shim call. `withTag` lends the tag buffer.
-    private func run(_ context: CipherContext, encrypt: Bool, nonce: Data, aad: Data, input: Data,
-                     withTag: ((UnsafeMutableRawPointer?, Int) -> Int32) -> Int32) throws(CryptoError) -> Data {
-        guard nonce.count == AESGCMKey.nonceLength else {
-            throw CryptoError(.invalidParameter, "GCM nonce must be \(AESGCMKey.nonceLength) bytes here")
-        }
-        guard input.count <= CipherContext.maximumInput, aad.count <= CipherContext.maximumInput else {
-            throw CryptoError(.resourceLimit, "input too large")
-        }
-        return try Data.filling(capacity: input.count) { (out) throws(CryptoError) in
-            lock.lock()
-            defer { lock.unlock() }
-            let rc = withTag { tag, tagCount in
-                nonce.withUnsafeBytes { n in
-                    aad.withUnsafeBytes { a in
-                        input.withUnsafeBytes { i in
-                            osec_aes_gcm_prepared(UnsafeMutableRawPointer(context.raw), encrypt ? 1 : 0, n.baseAddress, n.count,
-                                                  a.baseAddress, a.count, i.baseAddress, i.count, out, tag, tagCount)
-                        }
-                    }
-                }
-            }
-            try AESGCMKey.check(rc)
-            return input.count
         }
     }
 }
