@@ -58,13 +58,13 @@ struct WycheproofTally {
 enum Wycheproof {
     /// Loads a file by name.
     static func load<Group: Decodable>(_ name: String, _: Group.Type) throws -> WycheproofFile<Group> {
-        let url = SharedTestData.wycheproofDirectory.appendingPathComponent(name)
+        let url = TestVectors.wycheproofDirectory.appendingPathComponent(name)
         return try JSONDecoder().decode(WycheproofFile<Group>.self, from: Data(contentsOf: url))
     }
 
     /// Files whose name starts with `prefix`.
     static func files(_ prefix: String) -> [String] {
-        ((try? SharedTestData.wycheproofFiles()) ?? []).filter { $0.hasPrefix(prefix) }
+        ((try? TestVectors.wycheproofFiles()) ?? []).filter { $0.hasPrefix(prefix) }
     }
 
     /// Maps Wycheproof's hash names.
@@ -94,8 +94,8 @@ enum Wycheproof {
 @Test func everyWycheproofFileHasARunner() throws {
     let prefixes = ["aes_gcm_", "aes_cbc_pkcs5_", "hmac_", "pbkdf2_", "ecdh_", "ecdsa_", "rsa_oaep_",
                     "rsa_pkcs1_2048_sig_gen", "rsa_pss_", "rsa_signature_"]
-    let files = try SharedTestData.wycheproofFiles()
-    #expect(!files.isEmpty, "no Wycheproof files found in \(SharedTestData.wycheproofDirectory.path)")
+    let files = try TestVectors.wycheproofFiles()
+    #expect(!files.isEmpty, "no Wycheproof files found in \(TestVectors.wycheproofDirectory.path)")
     for file in files {
         var claimed = prefixes.filter { file.hasPrefix($0) }.count
         if file.hasPrefix("rsa_pkcs1_") && !file.hasPrefix("rsa_pkcs1_2048_sig_gen") { claimed += 1 }  // decrypt runner

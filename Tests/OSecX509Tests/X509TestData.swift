@@ -1,18 +1,9 @@
 import Foundation
+import OSecTestSupport
 import XCTest
 
-/// Locates shared test data and runs the `openssl` CLI for interop tests.
+/// Reads the carried limbo corpora and runs the `openssl` CLI for interop tests.
 enum X509TestData {
-    /// `<package root>/../shared`, or `$OSEC_SHARED_DIR`.
-    static var sharedDirectory: URL {
-        if let override = ProcessInfo.processInfo.environment["OSEC_SHARED_DIR"] {
-            return URL(fileURLWithPath: override)
-        }
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
-    }
-
     static let caBundlePath = "/etc/ssl/certs/ca-certificates.crt"
 
     /// PEM blocks of a file, each as its own string.
@@ -48,7 +39,7 @@ enum X509TestData {
 
     /// Distinct certificate PEMs of a limbo JSON file, with the first testcase id that used each.
     static func limboCertificates(_ file: String) throws -> [(pem: String, id: String)] {
-        let url = sharedDirectory.appendingPathComponent("testdata/x509-limbo").appendingPathComponent(file)
+        let url = TestVectors.limboFile(file)
         let data = try Data(contentsOf: url)
         guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
             let cases = root["testcases"] as? [[String: Any]]

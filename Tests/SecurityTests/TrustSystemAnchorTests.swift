@@ -15,7 +15,7 @@ import Testing
     }
 
     static let cases: [Case] = {
-        let url = SharedTestData.sharedDirectory.appendingPathComponent("testdata/x509-limbo/limbo-public.json")
+        let url = TestVectors.limboFile("limbo-public.json")
         guard let data = try? Data(contentsOf: url),
             let suite = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let testcases = suite["testcases"] as? [[String: Any]]
