@@ -32,7 +32,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         exercise(lenient)
         // Re-encoding BER yields definite lengths that must parse again under BER.
         if let reencoded = try? lenient.derEncoded() {
-            guard (try? DER.parse(reencoded, rules: .basic)) != nil else { fatalError("BER re-encoding does not parse") }
+            guard (try? DER.parse(reencoded, rules: .basic)) != nil else {
+                fatalError("BER re-encoding does not parse")
+            }
         }
     }
     if let documents = try? PEMDocument.parseMultiple(utf8: bytes[...]) {

@@ -7,7 +7,9 @@ import OSecX509
 
 private func exercise(_ cert: Certificate, input: [UInt8]) {
     // Lossless parsing: a certificate we accept must re-encode to exactly the input.
-    guard let reencoded = try? cert.reencoded(), reencoded == input else { fatalError("certificate re-encoding mismatch") }
+    guard let reencoded = try? cert.reencoded(), reencoded == input else {
+        fatalError("certificate re-encoding mismatch")
+    }
     _ = cert.subject.rfc4514String
     _ = cert.issuer.normalizedDERBytes
     _ = cert.subject.normalizedContentBytes

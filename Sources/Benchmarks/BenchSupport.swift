@@ -6,7 +6,9 @@ enum BenchScratch {
 
     /// A new empty directory under the system temporary directory (the benchmark is single-threaded).
     static func directory(_ name: String) -> String {
-        let path = NSTemporaryDirectory() + "osec-bench-\(name)-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)"
+        let path =
+            NSTemporaryDirectory()
+            + "osec-bench-\(name)-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         directories.append(path)
         return path
@@ -31,7 +33,9 @@ struct BenchOptions {
             case "--seconds": options.seconds = it.next().flatMap(Double.init) ?? options.seconds
             case "--rounds": options.rounds = it.next().flatMap(Int.init) ?? options.rounds
             case "--only": if let name = it.next() { options.only.append(name.lowercased()) }
-            case "--quick": options.seconds = 0.3; options.rounds = 1
+            case "--quick":
+                options.seconds = 0.3
+                options.rounds = 1
             default:
                 FileHandle.standardError.write(Data("unknown option \(arg)\n".utf8))
                 exit(2)
@@ -65,7 +69,8 @@ struct BenchRow {
     let openssl: (Double) -> Double
 
     func run(_ options: BenchOptions) -> BenchResult {
-        var bestOurs = 0.0, bestOpenSSL = 0.0
+        var bestOurs = 0.0
+        var bestOpenSSL = 0.0
         for _ in 0..<max(options.rounds, 1) {
             bestOurs = max(bestOurs, ours(options.seconds))
             bestOpenSSL = max(bestOpenSSL, openssl(options.seconds))
@@ -99,13 +104,17 @@ func measure(_ seconds: Double, _ body: () throws -> Void) -> Double {
 
 enum BenchTable {
     static func printHeader() {
-        Swift.print(pad("benchmark", 44) + pad("ours", 16, right: true) + pad("OpenSSL", 16, right: true) + pad("ratio", 9, right: true) + "  OpenSSL entry point")
+        Swift.print(
+            pad("benchmark", 44) + pad("ours", 16, right: true) + pad("OpenSSL", 16, right: true)
+                + pad("ratio", 9, right: true) + "  OpenSSL entry point")
         Swift.print(String(repeating: "-", count: 120))
     }
 
     static func print(_ r: BenchResult) {
-        Swift.print(pad(r.name, 44) + pad(format(r.ours, r.unit), 16, right: true) + pad(format(r.openssl, r.unit), 16, right: true)
-            + pad(String(format: "%.2f×", r.ratio), 9, right: true) + "  " + r.opensslLabel)
+        Swift.print(
+            pad(r.name, 44) + pad(format(r.ours, r.unit), 16, right: true)
+                + pad(format(r.openssl, r.unit), 16, right: true)
+                + pad(String(format: "%.2f×", r.ratio), 9, right: true) + "  " + r.opensslLabel)
     }
 
     static func format(_ value: Double, _ unit: String) -> String {

@@ -1,6 +1,6 @@
-import OpenSSLBaseline
 import Foundation
 import OSecKeychain
+import OpenSSLBaseline
 import Security
 import Synchronization
 
@@ -12,7 +12,9 @@ enum KeychainBenchmarks {
     static func rows() -> [BenchRow] {
         let directory = BenchScratch.directory("keychain")
         var keychain: SecKeychain?
-        guard SecKeychainCreate(directory + "/bench.keychain-db", 0, nil, false, nil, &keychain) == errSecSuccess, let keychain else {
+        guard SecKeychainCreate(directory + "/bench.keychain-db", 0, nil, false, nil, &keychain) == errSecSuccess,
+            let keychain
+        else {
             print("keychain benchmark: cannot create a keychain in \(directory)")
             return []
         }
@@ -22,9 +24,11 @@ enum KeychainBenchmarks {
         func fill() -> Double {
             let start = DispatchTime.now().uptimeNanoseconds
             for i in 0..<itemCount {
-                let q: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "service",
-                                        kSecAttrAccount as String: "account-\(i)", kSecValueData as String: secret,
-                                        kSecUseKeychain as String: keychain]
+                let q: [String: Any] = [
+                    kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "service",
+                    kSecAttrAccount as String: "account-\(i)", kSecValueData as String: secret,
+                    kSecUseKeychain as String: keychain,
+                ]
                 guard SecItemAdd(q as CFDictionary, nil) == errSecSuccess else { return -1 }
             }
             added = true
@@ -38,56 +42,81 @@ enum KeychainBenchmarks {
             return Int(seed % UInt32(itemCount))
         }
         let rows = [
-            BenchRow(name: "SecItemAdd, 10,000 passwords (64 B)", unit: "op/s", opensslLabel: "SQLite INSERT + AES-256-GCM seal (C floor)",
-                     ours: { _ in added ? -1 : fill() },
-                     openssl: { _ in FileManager.default.fileExists(atPath: floorPath) ? -1 : osec_baseline_keychain_insert(floorPath, Int32(itemCount)) }),
-            BenchRow(name: "SecItemCopyMatching data by svce+acct", unit: "op/s", opensslLabel: "SQLite SELECT + AES-256-GCM open (C floor)",
-                     ours: { s in
-                         measure(s) {
-                             let i = nextIndex()
-                             let q: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "service",
-                                                     kSecAttrAccount as String: "account-\(i)", kSecReturnData as String: true,
-                                                     kSecUseKeychain as String: keychain]
-                             var result: CFTypeRef?
-                             guard SecItemCopyMatching(q as CFDictionary, &result) == errSecSuccess else { throw BenchFailure() }
-                         }
-                     },
-                     openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) }),
+            BenchRow(
+                name: "SecItemAdd, 10,000 passwords (64 B)", unit: "op/s",
+                opensslLabel: "SQLite INSERT + AES-256-GCM seal (C floor)",
+                ours: { _ in added ? -1 : fill() },
+                openssl: { _ in
+                    FileManager.default.fileExists(atPath: floorPath)
+                        ? -1 : osec_baseline_keychain_insert(floorPath, Int32(itemCount))
+                }),
+            BenchRow(
+                name: "SecItemCopyMatching data by svce+acct", unit: "op/s",
+                opensslLabel: "SQLite SELECT + AES-256-GCM open (C floor)",
+                ours: { s in
+                    measure(s) {
+                        let i = nextIndex()
+                        let q: [String: Any] = [
+                            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "service",
+                            kSecAttrAccount as String: "account-\(i)", kSecReturnData as String: true,
+                            kSecUseKeychain as String: keychain,
+                        ]
+                        var result: CFTypeRef?
+                        guard SecItemCopyMatching(q as CFDictionary, &result) == errSecSuccess else {
+                            throw BenchFailure()
+                        }
+                    }
+                },
+                openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) }),
             // What the caller's own code costs before SecItemCopyMatching starts: the [String: Any] literal and
             // its bridging to CFDictionary (NSDictionary on Linux), exactly as in the row above.
-            BenchRow(name: "  [caller] building the query dictionary alone", unit: "op/s", opensslLabel: "SQLite SELECT + AES-256-GCM open (C floor)",
-                     ours: { s in
-                         var sink = 0
-                         let rate = measure(s) {
-                             let i = nextIndex()
-                             let q: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "service",
-                                                     kSecAttrAccount as String: "account-\(i)", kSecReturnData as String: true,
-                                                     kSecUseKeychain as String: keychain]
-                             sink &+= (q as CFDictionary).count
-                         }
-                         return sink > 0 ? rate : -1
-                     },
-                     openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) }),
-            BenchRow(name: "  same, query dictionaries built beforehand", unit: "op/s", opensslLabel: "SQLite SELECT + AES-256-GCM open (C floor)",
-                     ours: { s in prebuiltFind(s, cached: true) },
-                     openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) }),
-            BenchRow(name: "  same, find-result cache off", unit: "op/s", opensslLabel: "SQLite SELECT + AES-256-GCM open (C floor)",
-                     ours: { s in prebuiltFind(s, cached: false) },
-                     openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) }),
-            BenchRow(name: "  [store layer] find + open secret", unit: "op/s", opensslLabel: "SQLite SELECT + AES-256-GCM open (C floor)",
-                     ours: { s in storeFind(s, cached: true) },
-                     openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) }),
-            BenchRow(name: "  [store layer] same, find-result cache off", unit: "op/s", opensslLabel: "SQLite SELECT + AES-256-GCM open (C floor)",
-                     ours: { s in storeFind(s, cached: false) },
-                     openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) }),
+            BenchRow(
+                name: "  [caller] building the query dictionary alone", unit: "op/s",
+                opensslLabel: "SQLite SELECT + AES-256-GCM open (C floor)",
+                ours: { s in
+                    var sink = 0
+                    let rate = measure(s) {
+                        let i = nextIndex()
+                        let q: [String: Any] = [
+                            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "service",
+                            kSecAttrAccount as String: "account-\(i)", kSecReturnData as String: true,
+                            kSecUseKeychain as String: keychain,
+                        ]
+                        sink &+= (q as CFDictionary).count
+                    }
+                    return sink > 0 ? rate : -1
+                },
+                openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) }),
+            BenchRow(
+                name: "  same, query dictionaries built beforehand", unit: "op/s",
+                opensslLabel: "SQLite SELECT + AES-256-GCM open (C floor)",
+                ours: { s in prebuiltFind(s, cached: true) },
+                openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) }),
+            BenchRow(
+                name: "  same, find-result cache off", unit: "op/s",
+                opensslLabel: "SQLite SELECT + AES-256-GCM open (C floor)",
+                ours: { s in prebuiltFind(s, cached: false) },
+                openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) }),
+            BenchRow(
+                name: "  [store layer] find + open secret", unit: "op/s",
+                opensslLabel: "SQLite SELECT + AES-256-GCM open (C floor)",
+                ours: { s in storeFind(s, cached: true) },
+                openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) }),
+            BenchRow(
+                name: "  [store layer] same, find-result cache off", unit: "op/s",
+                opensslLabel: "SQLite SELECT + AES-256-GCM open (C floor)",
+                ours: { s in storeFind(s, cached: false) },
+                openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) }),
         ]
         /// SecItemCopyMatching with query dictionaries built before the clock starts (1,024 of them, cycled).
         func prebuiltFind(_ s: Double, cached: Bool) -> Double {
             let queries: [CFDictionary] = (0..<1024).map { _ in
                 let i = nextIndex()
-                let q: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "service",
-                                        kSecAttrAccount as String: "account-\(i)", kSecReturnData as String: true,
-                                        kSecUseKeychain as String: keychain]
+                let q: [String: Any] = [
+                    kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "service",
+                    kSecAttrAccount as String: "account-\(i)", kSecReturnData as String: true,
+                    kSecUseKeychain as String: keychain,
+                ]
                 return q as CFDictionary
             }
             KeychainStore.findCachingEnabled.store(cached, ordering: .relaxed)
@@ -105,11 +134,13 @@ enum KeychainBenchmarks {
             store.cachesFinds = cached
             return measure(s) {
                 let i = nextIndex()
-                var query = ItemQuery(itemClass: .genericPassword,
-                                      attributes: ["svce": .string("service"), "acct": .string("account-\(i)")],
-                                      accessGroups: SecKeychainConfiguration.accessGroups, isSynchronizable: false, limit: 1)
+                var query = ItemQuery(
+                    itemClass: .genericPassword,
+                    attributes: ["svce": .string("service"), "acct": .string("account-\(i)")],
+                    accessGroups: SecKeychainConfiguration.accessGroups, isSynchronizable: false, limit: 1)
                 query.includesAttributes = false
-                guard let item = try store.find(query).first, let secret = try item.secret?.open(), secret.count == 64 else {
+                guard let item = try store.find(query).first, let secret = try item.secret?.open(), secret.count == 64
+                else {
                     throw BenchFailure()
                 }
             }

@@ -1,5 +1,5 @@
-import OpenSSLBaseline
 import Foundation
+import OpenSSLBaseline
 import Security
 
 /// SecPKCS12Import latency against OpenSSL's d2i_PKCS12 + PKCS12_parse on the same files.
@@ -16,38 +16,51 @@ enum PKCS12Benchmarks {
             print("PKCS#12 benchmark: cannot generate files with the openssl CLI")
             return []
         }
-        return [("default: PBES2 AES-256, SHA-256 MAC", "default.p12"), ("-legacy: RC2-40 + 3DES, SHA-1 MAC", "legacy.p12")]
-            .compactMap { label, name -> BenchRow? in
-                let path = directory.appendingPathComponent(name).path
-                guard let data = FileManager.default.contents(atPath: path) else { return nil }
-                let options = [kSecImportExportPassphrase as String: password] as CFDictionary
-                return BenchRow(
-                    name: "SecPKCS12Import \(label)", unit: "op/s", opensslLabel: "d2i_PKCS12 + PKCS12_parse",
-                    ours: { seconds in
-                        measure(seconds) {
-                            var items: CFArray?
-                            guard SecPKCS12Import(data as CFData, options, &items) == errSecSuccess, items?.count == 1 else {
-                                throw BenchFailure()
-                            }
+        return [
+            ("default: PBES2 AES-256, SHA-256 MAC", "default.p12"), ("-legacy: RC2-40 + 3DES, SHA-1 MAC", "legacy.p12"),
+        ]
+        .compactMap { label, name -> BenchRow? in
+            let path = directory.appendingPathComponent(name).path
+            guard let data = FileManager.default.contents(atPath: path) else { return nil }
+            let options = [kSecImportExportPassphrase as String: password] as CFDictionary
+            return BenchRow(
+                name: "SecPKCS12Import \(label)", unit: "op/s", opensslLabel: "d2i_PKCS12 + PKCS12_parse",
+                ours: { seconds in
+                    measure(seconds) {
+                        var items: CFArray?
+                        guard SecPKCS12Import(data as CFData, options, &items) == errSecSuccess, items?.count == 1
+                        else {
+                            throw BenchFailure()
                         }
-                    },
-                    openssl: { seconds in osec_baseline_pkcs12_parse_file(path, password, seconds) })
-            }
+                    }
+                },
+                openssl: { seconds in osec_baseline_pkcs12_parse_file(path, password, seconds) })
+        }
     }
 
     /// Generates the key, chain and the two .p12 files; returns the directory.
     static func makeFiles() throws -> URL {
         let directory = URL(fileURLWithPath: BenchScratch.directory("pkcs12"), isDirectory: true)
         func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-        try openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("ca.key"), "-out", path("ca.pem"),
-                     "-subj", "/CN=Bench CA", "-days", "2"])
-        try openssl(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", path("leaf.key"), "-out", path("leaf.csr"),
-                     "-subj", "/CN=Bench Leaf"])
-        try openssl(["x509", "-req", "-in", path("leaf.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
-                     "-set_serial", "7", "-days", "2", "-out", path("leaf.pem")])
+        try openssl([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("ca.key"), "-out", path("ca.pem"),
+            "-subj", "/CN=Bench CA", "-days", "2",
+        ])
+        try openssl([
+            "req", "-newkey", "rsa:2048", "-nodes", "-keyout", path("leaf.key"), "-out", path("leaf.csr"),
+            "-subj", "/CN=Bench Leaf",
+        ])
+        try openssl([
+            "x509", "-req", "-in", path("leaf.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
+            "-set_serial", "7", "-days", "2", "-out", path("leaf.pem"),
+        ])
         for (name, extra) in [("default.p12", [String]()), ("legacy.p12", ["-legacy"])] {
-            try openssl(["pkcs12", "-export", "-in", path("leaf.pem"), "-inkey", path("leaf.key"), "-certfile", path("ca.pem"),
-                         "-name", "bench", "-passout", "pass:\(password)", "-out", path(name)] + extra)
+            try openssl(
+                [
+                    "pkcs12", "-export", "-in", path("leaf.pem"), "-inkey", path("leaf.key"), "-certfile",
+                    path("ca.pem"),
+                    "-name", "bench", "-passout", "pass:\(password)", "-out", path(name),
+                ] + extra)
         }
         return directory
     }

@@ -15,7 +15,9 @@ struct HarnessError: Error, CustomStringConvertible {
 }
 
 enum Verdict: String {
-    case success = "SUCCESS", failure = "FAILURE", skipped = "SKIPPED"
+    case success = "SUCCESS"
+    case failure = "FAILURE"
+    case skipped = "SKIPPED"
 }
 
 let ekuOIDs: [String: ASN1ObjectIdentifier] = [
@@ -39,7 +41,6 @@ func parseTime(_ text: String) throws -> Int64 {
     throw HarnessError("bad validation_time \(text)")
 }
 
-
 func run(_ testcase: [String: Any]) -> (Verdict, String?) {
     do {
         guard let leafPEM = testcase["peer_certificate"] as? String else { throw HarnessError("no peer certificate") }
@@ -49,10 +50,14 @@ func run(_ testcase: [String: Any]) -> (Verdict, String?) {
         }
         // Unparseable anchors or intermediates are left out (they could never be part of a valid path).
         let anchors = ((testcase["trusted_certs"] as? [String]) ?? []).compactMap { try? Certificate(pemEncoded: $0) }
-        let intermediates = ((testcase["untrusted_intermediates"] as? [String]) ?? []).compactMap { try? Certificate(pemEncoded: $0) }
+        let intermediates = ((testcase["untrusted_intermediates"] as? [String]) ?? []).compactMap {
+            try? Certificate(pemEncoded: $0)
+        }
 
         let time: Int64
-        if let text = testcase["validation_time"] as? String { time = try parseTime(text) } else {
+        if let text = testcase["validation_time"] as? String {
+            time = try parseTime(text)
+        } else {
             time = Int64(Date().timeIntervalSince1970)
         }
         var options = ValidationOptions(time: time)
@@ -62,7 +67,8 @@ func run(_ testcase: [String: Any]) -> (Verdict, String?) {
         options.cabfProfile = true
         options.minimumRSABits = 2048
         func peerName(_ object: Any?) throws -> PeerName? {
-            guard let dict = object as? [String: Any], let kind = dict["kind"] as? String, let value = dict["value"] as? String
+            guard let dict = object as? [String: Any], let kind = dict["kind"] as? String,
+                let value = dict["value"] as? String
             else { return nil }
             switch kind {
             case "DNS": return .dns(value)

@@ -43,7 +43,8 @@ extension ASN1BitString: DERImplicitlyTaggable {
         case .primitive(let content):
             guard let first = content.first else { throw ASN1Error(.invalidBitString, "BIT STRING has no content") }
             let bits = content.dropFirst()
-            try ASN1BitString.validate(bits, paddingBits: Int(first), allowsNonZeroUnusedBits: node.rules.allowsNonZeroUnusedBits)
+            try ASN1BitString.validate(
+                bits, paddingBits: Int(first), allowsNonZeroUnusedBits: node.rules.allowsNonZeroUnusedBits)
             self.init(unchecked: bits, paddingBits: Int(first))
         case .constructed(let children):
             // BER §8.6.4: segments are BIT STRINGs; only the last may have unused bits.
@@ -58,7 +59,9 @@ extension ASN1BitString: DERImplicitlyTaggable {
         }
     }
 
-    private static func appendSegments(_ children: ASN1NodeCollection, into joined: inout [UInt8], padding: inout Int) throws {
+    private static func appendSegments(
+        _ children: ASN1NodeCollection, into joined: inout [UInt8], padding: inout Int
+    ) throws {
         for child in children {
             guard padding == 0 else { throw ASN1Error(.invalidBitString, "unused bits in a non-final segment") }
             let segment = try ASN1BitString(derEncoded: child)

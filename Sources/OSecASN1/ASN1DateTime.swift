@@ -19,7 +19,8 @@ package struct ASN1DateTime: Hashable, Sendable {
             (0...23).contains(hours), (0...59).contains(minutes), (0...59).contains(seconds),
             (0...999_999_999).contains(nanoseconds)
         else {
-            throw ASN1Error(.invalidTime, "date-time field out of range: \(year)-\(month)-\(day) \(hours):\(minutes):\(seconds)")
+            throw ASN1Error(
+                .invalidTime, "date-time field out of range: \(year)-\(month)-\(day) \(hours):\(minutes):\(seconds)")
         }
         self.year = year
         self.month = month

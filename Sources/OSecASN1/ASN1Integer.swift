@@ -111,6 +111,7 @@ extension Int: DERImplicitlyTaggable {
 extension ASN1Integer: CustomStringConvertible {
     package var description: String {
         if let value = Int(exactly: self) { return String(value) }
-        return (isNegative ? "-0x" : "0x") + bytes.map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined()
+        return (isNegative ? "-0x" : "0x")
+            + bytes.map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined()
     }
 }

@@ -22,7 +22,9 @@ package struct ASN1Node: Sendable {
     /// The rules this node was parsed under. Type decoders apply the same rules.
     package let rules: EncodingRules
 
-    init(identifier: ASN1Identifier, encodedBytes: ArraySlice<UInt8>, content: Content, depth: Int, rules: EncodingRules) {
+    init(
+        identifier: ASN1Identifier, encodedBytes: ArraySlice<UInt8>, content: Content, depth: Int, rules: EncodingRules
+    ) {
         self.identifier = identifier
         self.encodedBytes = encodedBytes
         self.content = content

@@ -89,7 +89,10 @@ package struct ASN1ObjectIdentifier: Hashable, Sendable {
     private static func appendBase128(_ value: UInt, into bytes: inout [UInt8]) {
         var groups = 1
         var rest = value >> 7
-        while rest != 0 { groups += 1; rest >>= 7 }
+        while rest != 0 {
+            groups += 1
+            rest >>= 7
+        }
         for index in stride(from: groups - 1, through: 0, by: -1) {
             let group = UInt8(truncatingIfNeeded: value >> UInt(7 * index)) & 0x7F
             bytes.append(index == 0 ? group : group | 0x80)

@@ -27,7 +27,7 @@ struct ASN1Parser {
     }
 
     /// Parses exactly one node spanning all of `bytes`.
-    mutating func parseSingleNode() throws -> Void {
+    mutating func parseSingleNode() throws {
         let end = try parseNode(at: bytes.startIndex, limit: bytes.endIndex, depth: 1)
         guard end == bytes.endIndex else {
             throw ASN1Error(.trailingBytes, "\(bytes.endIndex - end) bytes after the top-level node")
@@ -54,9 +54,10 @@ struct ASN1Parser {
                 throw ASN1Error(.invalidLength, "indefinite length on a primitive node")
             }
             let recordIndex = records.count
-            records.append(ASN1NodeRecord(
-                identifier: identifier, depth: depth, encodedStart: position, contentStart: cursor,
-                contentEnd: cursor, encodedEnd: cursor, subtreeEnd: recordIndex + 1))
+            records.append(
+                ASN1NodeRecord(
+                    identifier: identifier, depth: depth, encodedStart: position, contentStart: cursor,
+                    contentEnd: cursor, encodedEnd: cursor, subtreeEnd: recordIndex + 1))
             while true {
                 guard limit - cursor >= 2 else {
                     throw ASN1Error(.truncatedField, "missing end-of-contents octets")
@@ -71,9 +72,10 @@ struct ASN1Parser {
         }
         let contentEnd = cursor + length  // cannot overflow: length <= limit - cursor
         let recordIndex = records.count
-        records.append(ASN1NodeRecord(
-            identifier: identifier, depth: depth, encodedStart: position, contentStart: cursor,
-            contentEnd: contentEnd, encodedEnd: contentEnd, subtreeEnd: recordIndex + 1))
+        records.append(
+            ASN1NodeRecord(
+                identifier: identifier, depth: depth, encodedStart: position, contentStart: cursor,
+                contentEnd: contentEnd, encodedEnd: contentEnd, subtreeEnd: recordIndex + 1))
         if identifier.isConstructed {
             while cursor < contentEnd {
                 cursor = try parseNode(at: cursor, limit: contentEnd, depth: depth + 1)

@@ -18,7 +18,8 @@ package struct ASN1TeletexString: ASN1CharacterString {
         var bytes: [UInt8] = []
         for scalar in string.unicodeScalars {
             guard let byte = UInt8(exactly: scalar.value) else {
-                throw ASN1Error(.invalidString, "TeletexString (Latin-1) cannot hold U+\(String(scalar.value, radix: 16))")
+                throw ASN1Error(
+                    .invalidString, "TeletexString (Latin-1) cannot hold U+\(String(scalar.value, radix: 16))")
             }
             bytes.append(byte)
         }

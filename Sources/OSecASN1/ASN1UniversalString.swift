@@ -37,7 +37,9 @@ package struct ASN1UniversalString: ASN1CharacterString {
         var bytes: [UInt8] = []
         for scalar in string.unicodeScalars {
             let value = scalar.value
-            for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+            for shift in stride(from: 24, through: 0, by: -8) {
+                bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift)))
+            }
         }
         return bytes
     }

@@ -1,6 +1,7 @@
 /// Strict standard base64 (RFC 4648 §4) for PEM bodies.
 enum Base64 {
-    private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    private static let alphabet: [UInt8] = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// 0...63 for alphabet octets, 0xFE for '=', 0xFD for whitespace, 0xFF otherwise.
     private static let decodeTable: [UInt8] = {

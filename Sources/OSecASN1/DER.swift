@@ -139,7 +139,10 @@ package enum DER {
         tagClass: ASN1Identifier.TagClass = .contextSpecific, defaultValue: T
     ) throws -> T {
         let isStrict = !nodes.rules.allowsEncodedDefaultValues
-        guard let value = try optionalExplicitlyTagged(&nodes, tagNumber: tagNumber, tagClass: tagClass, { try T(derEncoded: $0) }) else {
+        guard
+            let value = try optionalExplicitlyTagged(
+                &nodes, tagNumber: tagNumber, tagClass: tagClass, { try T(derEncoded: $0) })
+        else {
             return defaultValue
         }
         if isStrict && value == defaultValue {

@@ -23,7 +23,9 @@ extension DERImplicitlyTaggable {
     }
 
     /// Decodes the next child of a sequence under `identifier`; throws if there is none.
-    package init(derEncoded iterator: inout ASN1NodeCollection.Iterator, withIdentifier identifier: ASN1Identifier) throws {
+    package init(
+        derEncoded iterator: inout ASN1NodeCollection.Iterator, withIdentifier identifier: ASN1Identifier
+    ) throws {
         guard let node = iterator.next() else {
             throw ASN1Error(.invalidASN1Object, "missing required element \(Self.self)")
         }
@@ -47,7 +49,9 @@ extension ASN1Node {
     ///
     /// Under rules that allow constructed strings, the primitive segments are concatenated
     /// (each segment must carry the universal tag of the string type, X.690 §8.7.3).
-    package func stringContent(expecting identifier: ASN1Identifier, segmentTag: ASN1Identifier) throws -> ArraySlice<UInt8> {
+    package func stringContent(
+        expecting identifier: ASN1Identifier, segmentTag: ASN1Identifier
+    ) throws -> ArraySlice<UInt8> {
         guard self.identifier.hasSameTag(as: identifier) else {
             throw ASN1Error(.unexpectedTag, "expected \(identifier), got \(self.identifier)")
         }
@@ -64,7 +68,9 @@ extension ASN1Node {
         }
     }
 
-    private static func appendSegments(_ children: ASN1NodeCollection, segmentTag: ASN1Identifier, into joined: inout [UInt8]) throws {
+    private static func appendSegments(
+        _ children: ASN1NodeCollection, segmentTag: ASN1Identifier, into joined: inout [UInt8]
+    ) throws {
         for child in children {
             guard child.identifier.hasSameTag(as: segmentTag) else {
                 throw ASN1Error(.unexpectedTag, "constructed string segment has tag \(child.identifier)")

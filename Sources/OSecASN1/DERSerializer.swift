@@ -39,7 +39,9 @@ extension DER {
         }
 
         /// Appends a value under an IMPLICIT tag.
-        package mutating func serialize<T: DERImplicitlyTaggable>(_ value: T, withIdentifier identifier: ASN1Identifier) throws {
+        package mutating func serialize<T: DERImplicitlyTaggable>(
+            _ value: T, withIdentifier identifier: ASN1Identifier
+        ) throws {
             try value.serialize(into: &self, withIdentifier: identifier)
         }
 

@@ -60,8 +60,10 @@ extension GeneralizedTime: DERImplicitlyTaggable {
 
     package func serialize(into coder: inout DER.Serializer, withIdentifier identifier: ASN1Identifier) throws {
         coder.appendPrimitiveNode(identifier: identifier) { bytes in
-            for (value, width) in [(dateTime.year, 4), (dateTime.month, 2), (dateTime.day, 2),
-                                   (dateTime.hours, 2), (dateTime.minutes, 2), (dateTime.seconds, 2)] {
+            for (value, width) in [
+                (dateTime.year, 4), (dateTime.month, 2), (dateTime.day, 2),
+                (dateTime.hours, 2), (dateTime.minutes, 2), (dateTime.seconds, 2),
+            ] {
                 ASN1TimeDigits.append(value, width: width, to: &bytes)
             }
             if dateTime.nanoseconds != 0 {

@@ -47,8 +47,10 @@ extension UTCTime: DERImplicitlyTaggable {
 
     package func serialize(into coder: inout DER.Serializer, withIdentifier identifier: ASN1Identifier) throws {
         coder.appendPrimitiveNode(identifier: identifier) { bytes in
-            for (value, width) in [(dateTime.year % 100, 2), (dateTime.month, 2), (dateTime.day, 2),
-                                   (dateTime.hours, 2), (dateTime.minutes, 2), (dateTime.seconds, 2)] {
+            for (value, width) in [
+                (dateTime.year % 100, 2), (dateTime.month, 2), (dateTime.day, 2),
+                (dateTime.hours, 2), (dateTime.minutes, 2), (dateTime.seconds, 2),
+            ] {
                 ASN1TimeDigits.append(value, width: width, to: &bytes)
             }
             bytes.append(UInt8(ascii: "Z"))

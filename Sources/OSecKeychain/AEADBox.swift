@@ -25,27 +25,33 @@ enum AEADBox {
 
     /// Opens a box; a malformed box or a failed tag check throws `failure` (the caller decides whether that
     /// means a wrong password, a tampered row or a corrupt keychain).
-    static func open(_ box: Data, key: Data, aad: Data, failure: KeychainStoreError.Code) throws(KeychainStoreError) -> Data {
+    static func open(
+        _ box: Data, key: Data, aad: Data, failure: KeychainStoreError.Code
+    ) throws(KeychainStoreError) -> Data {
         try opened(box, failure: failure) { (nonce, ciphertext, tag) throws(CryptoError) in
             try AESGCM.open(key: key, nonce: nonce, ciphertext: ciphertext, tag: tag, aad: aad)
         }
     }
 
     /// Opens a box with a prepared key; errors as ``open(_:key:aad:failure:)``.
-    static func open(_ box: Data, cipher: AESGCMKey, aad: Data, failure: KeychainStoreError.Code) throws(KeychainStoreError) -> Data {
+    static func open(
+        _ box: Data, cipher: AESGCMKey, aad: Data, failure: KeychainStoreError.Code
+    ) throws(KeychainStoreError) -> Data {
         guard box.count >= overhead, box.first == version else {
             throw KeychainStoreError(failure, "sealed data is malformed")
         }
         do {
             return try cipher.open(combined: box, from: 1, tagLength: tagLength, aad: aad)
-        } catch where error.code == .authenticationFailed {
+        } catch  where error.code == .authenticationFailed {
             throw KeychainStoreError(failure, "authentication tag mismatch", underlying: error)
         } catch {
             throw KeychainStoreError(.internal, "opening sealed data failed", underlying: error)
         }
     }
 
-    private static func sealed(_ body: (Data) throws(CryptoError) -> (ciphertext: Data, tag: Data)) throws(KeychainStoreError) -> Data {
+    private static func sealed(
+        _ body: (Data) throws(CryptoError) -> (ciphertext: Data, tag: Data)
+    ) throws(KeychainStoreError) -> Data {
         do {
             let nonce = try SecureRandom.bytes(nonceLength)
             let (ciphertext, tag) = try body(nonce)
@@ -60,8 +66,10 @@ enum AEADBox {
         }
     }
 
-    private static func opened(_ box: Data, failure: KeychainStoreError.Code,
-                               _ body: (Data, Data, Data) throws(CryptoError) -> Data) throws(KeychainStoreError) -> Data {
+    private static func opened(
+        _ box: Data, failure: KeychainStoreError.Code,
+        _ body: (Data, Data, Data) throws(CryptoError) -> Data
+    ) throws(KeychainStoreError) -> Data {
         guard box.count >= overhead, box.first == version else {
             throw KeychainStoreError(failure, "sealed data is malformed")
         }
@@ -71,7 +79,7 @@ enum AEADBox {
         let tagStart = box.endIndex - tagLength
         do {
             return try body(box[nonceStart..<cipherStart], box[cipherStart..<tagStart], box[tagStart..<box.endIndex])
-        } catch where error.code == .authenticationFailed {
+        } catch  where error.code == .authenticationFailed {
             throw KeychainStoreError(failure, "authentication tag mismatch", underlying: error)
         } catch {
             throw KeychainStoreError(.internal, "opening sealed data failed", underlying: error)

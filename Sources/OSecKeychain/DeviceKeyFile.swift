@@ -26,11 +26,13 @@ enum DeviceKeyFile {
         do {
             contents = try Data(contentsOf: URL(fileURLWithPath: files.deviceKey))
         } catch {
-            throw KeychainStoreError(.invalidKeychain, "the device key file \(files.deviceKey) is missing or unreadable",
-                                     underlying: error)
+            throw KeychainStoreError(
+                .invalidKeychain, "the device key file \(files.deviceKey) is missing or unreadable",
+                underlying: error)
         }
         guard contents.count == fileLength, contents.prefix(8) == magic,
-              contents.dropFirst(8).prefix(16) == keychainID else {
+            contents.dropFirst(8).prefix(16) == keychainID
+        else {
             throw KeychainStoreError(.invalidKeychain, "the device key file does not belong to this keychain")
         }
         return KeyMaterial(Data(contents.suffix(keyLength)))

@@ -22,8 +22,9 @@ final class FindResultCache: @unchecked Sendable {  // sendable: guarded by the 
             let q = shape.query
             hasher.combine(q.ordinal &* 31 &+ (shape.withAttributes ? 2 : 0) &+ (shape.hasLimit ? 1 : 0))
             hasher.combine(q.attributeMask)
-            hasher.combine(q.groupCount &* 7 &+ q.refCount &* 3 &+ q.rowIDCount
-                           &+ (q.hasAccessibility ? 1 << 40 : 0) &+ (q.hasSync ? 1 << 41 : 0))
+            hasher.combine(
+                q.groupCount &* 7 &+ q.refCount &* 3 &+ q.rowIDCount
+                    &+ (q.hasAccessibility ? 1 << 40 : 0) &+ (q.hasSync ? 1 << 41 : 0))
             for value in bindings {
                 switch value {
                 case .null: hasher.combine(0 as UInt8)

@@ -16,7 +16,8 @@ struct FindShape: Hashable, Sendable {
 /// Results are sorted by row id afterwards; which items a LIMIT keeps is unspecified, as in Apple's API.
 enum FindSQL {
     static func text(for shape: FindShape) -> String {
-        var sql = ItemSQL.selectPrefix(ItemClass.all[shape.query.ordinal], withAttributes: shape.withAttributes)
+        var sql =
+            ItemSQL.selectPrefix(ItemClass.all[shape.query.ordinal], withAttributes: shape.withAttributes)
             + ItemSQL.whereClause(shape.query)
         if shape.hasLimit { sql += " LIMIT ?" }
         return sql

@@ -14,8 +14,10 @@ package struct ItemChanges: Sendable {
     /// Replacement secret.
     package var secret: Data?
 
-    package init(attributes: [String: AttributeValue] = [:], accessGroup: String? = nil,
-                 accessibility: Accessibility? = nil, isSynchronizable: Bool? = nil, secret: Data? = nil) {
+    package init(
+        attributes: [String: AttributeValue] = [:], accessGroup: String? = nil,
+        accessibility: Accessibility? = nil, isSynchronizable: Bool? = nil, secret: Data? = nil
+    ) {
         self.attributes = attributes
         self.accessGroup = accessGroup
         self.accessibility = accessibility

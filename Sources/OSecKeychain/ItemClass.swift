@@ -90,44 +90,54 @@ package struct ItemClass: Sendable, CustomStringConvertible {
     /// `genp`: unique on acct, svce.
     package static let genericPassword = ItemClass(
         ordinal: 0, code: "genp",
-        attributes: [.init("acct", .bytes, primaryKey: true), .init("svce", .bytes, primaryKey: true),
-                     .init("gena", .bytes)] + passwordCommon,
+        attributes: [
+            .init("acct", .bytes, primaryKey: true), .init("svce", .bytes, primaryKey: true),
+            .init("gena", .bytes),
+        ] + passwordCommon,
         indexed: ["svce"])
 
     /// `inet`: unique on acct, sdmn, srvr, ptcl, atyp, port, path.
     package static let internetPassword = ItemClass(
         ordinal: 1, code: "inet",
-        attributes: [.init("acct", .bytes, primaryKey: true), .init("sdmn", .bytes, primaryKey: true),
-                     .init("srvr", .bytes, primaryKey: true), .init("ptcl", .number, primaryKey: true),
-                     .init("atyp", .bytes, primaryKey: true), .init("port", .number, primaryKey: true),
-                     .init("path", .bytes, primaryKey: true)] + passwordCommon,
+        attributes: [
+            .init("acct", .bytes, primaryKey: true), .init("sdmn", .bytes, primaryKey: true),
+            .init("srvr", .bytes, primaryKey: true), .init("ptcl", .number, primaryKey: true),
+            .init("atyp", .bytes, primaryKey: true), .init("port", .number, primaryKey: true),
+            .init("path", .bytes, primaryKey: true),
+        ] + passwordCommon,
         indexed: ["srvr"])
 
     /// `cert`: unique on ctyp, issr, slnr.
     package static let certificate = ItemClass(
         ordinal: 2, code: "cert",
-        attributes: [.init("issr", .bytes, primaryKey: true), .init("slnr", .bytes, primaryKey: true),
-                     .init("ctyp", .number, primaryKey: true), .init("cenc", .number),
-                     .init("labl", .bytes), .init("alis", .bytes), .init("subj", .bytes),
-                     .init("skid", .bytes), .init("pkhh", .bytes)],
+        attributes: [
+            .init("issr", .bytes, primaryKey: true), .init("slnr", .bytes, primaryKey: true),
+            .init("ctyp", .number, primaryKey: true), .init("cenc", .number),
+            .init("labl", .bytes), .init("alis", .bytes), .init("subj", .bytes),
+            .init("skid", .bytes), .init("pkhh", .bytes),
+        ],
         indexed: ["pkhh", "subj", "skid", "labl"])
 
     /// `keys`: unique on kcls, klbl, atag, crtr, type, bsiz, esiz, sdat, edat.
     package static let key = ItemClass(
         ordinal: 3, code: "keys",
-        attributes: [.init("klbl", .bytes, primaryKey: true), .init("atag", .bytes, primaryKey: true),
-                     .init("kcls", .number, primaryKey: true), .init("crtr", .number, primaryKey: true),
-                     .init("type", .number, primaryKey: true), .init("bsiz", .number, primaryKey: true),
-                     .init("esiz", .number, primaryKey: true), .init("sdat", .date, primaryKey: true),
-                     .init("edat", .date, primaryKey: true),
-                     .init("labl", .bytes), .init("alis", .bytes), .init("perm", .number), .init("priv", .number),
-                     .init("modi", .number)]
+        attributes: [
+            .init("klbl", .bytes, primaryKey: true), .init("atag", .bytes, primaryKey: true),
+            .init("kcls", .number, primaryKey: true), .init("crtr", .number, primaryKey: true),
+            .init("type", .number, primaryKey: true), .init("bsiz", .number, primaryKey: true),
+            .init("esiz", .number, primaryKey: true), .init("sdat", .date, primaryKey: true),
+            .init("edat", .date, primaryKey: true),
+            .init("labl", .bytes), .init("alis", .bytes), .init("perm", .number), .init("priv", .number),
+            .init("modi", .number),
+        ]
             + ["sens", "asen", "extr", "next", "encr", "decr", "drve", "sign", "vrfy", "snrc", "vyrc", "wrap", "unwp"]
-                .map { AttributeDescriptor($0, .number) },
+            .map { AttributeDescriptor($0, .number) },
         indexed: ["atag", "labl"])
 }
 
 extension ItemClass: Hashable {
-    package static func == (lhs: ItemClass, rhs: ItemClass) -> Bool { lhs.storage === rhs.storage || lhs.code == rhs.code }
+    package static func == (lhs: ItemClass, rhs: ItemClass) -> Bool {
+        lhs.storage === rhs.storage || lhs.code == rhs.code
+    }
     package func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

@@ -21,9 +21,11 @@ package struct ItemQuery: Sendable {
     /// for callers that want just the secret, refs or engine fields (kSecReturnData-only lookups).
     package var includesAttributes = true
 
-    package init(itemClass: ItemClass, attributes: [String: AttributeValue] = [:], accessGroups: [String]? = nil,
-                 accessibility: Accessibility? = nil, isSynchronizable: Bool? = nil,
-                 persistentRefs: [PersistentRef]? = nil, rowIDs: [Int64]? = nil, limit: Int? = nil) {
+    package init(
+        itemClass: ItemClass, attributes: [String: AttributeValue] = [:], accessGroups: [String]? = nil,
+        accessibility: Accessibility? = nil, isSynchronizable: Bool? = nil,
+        persistentRefs: [PersistentRef]? = nil, rowIDs: [Int64]? = nil, limit: Int? = nil
+    ) {
         self.itemClass = itemClass
         self.attributes = attributes
         self.accessGroups = accessGroups

@@ -31,7 +31,9 @@ enum ItemSQL {
         return ClassSQL(
             selectAll: "SELECT * FROM \"\(c.code)\"",
             selectEngine: "SELECT \(engineColumns.joined(separator: ", ")) FROM \"\(c.code)\"",
-            insert: "INSERT INTO \"\(c.code)\" (\(insertColumns.joined(separator: ", "))) VALUES (\(insertValues.joined(separator: ", ")))",
+            insert:
+                "INSERT INTO \"\(c.code)\" (\(insertColumns.joined(separator: ", "))) VALUES "
+                + "(\(insertValues.joined(separator: ", ")))",
             conditions: zip(attributeColumns, placeholders).map { "\($0) = \($1)" })
     }
 
@@ -51,8 +53,11 @@ enum ItemSQL {
     // MARK: Values
 
     /// Converts an attribute value to its column value; `isString` tells whether a `bytes` attribute was a string.
-    static func columnValue(_ value: AttributeValue, for descriptor: AttributeDescriptor)
-        throws(KeychainStoreError) -> (value: SQLiteValue, isString: Bool) {
+    static func columnValue(
+        _ value: AttributeValue, for descriptor: AttributeDescriptor
+    )
+        throws(KeychainStoreError) -> (value: SQLiteValue, isString: Bool)
+    {
         switch (descriptor.kind, value) {
         case (.bytes, .string(let s)): return (.text(s), true)  // CAST(? AS BLOB) in the SQL
         case (.bytes, .data(let d)): return (.blob(d), false)
@@ -84,8 +89,11 @@ enum ItemSQL {
     }
 
     /// Validates `attributes` against the class; returns them with their attribute index, in index order.
-    static func validated(_ attributes: [String: AttributeValue], of itemClass: ItemClass)
-        throws(KeychainStoreError) -> [(index: Int, descriptor: AttributeDescriptor, value: AttributeValue)] {
+    static func validated(
+        _ attributes: [String: AttributeValue], of itemClass: ItemClass
+    )
+        throws(KeychainStoreError) -> [(index: Int, descriptor: AttributeDescriptor, value: AttributeValue)]
+    {
         var result: [(index: Int, descriptor: AttributeDescriptor, value: AttributeValue)] = []
         result.reserveCapacity(attributes.count)
         for (key, value) in attributes {
@@ -116,8 +124,9 @@ enum ItemSQL {
         var shape = QueryShape(ordinal: query.itemClass.ordinal)
         var bindings: [SQLiteValue] = []
         // attributes, groups, accessibility, sync, refs, row ids, and the LIMIT a find appends: one allocation.
-        bindings.reserveCapacity(query.attributes.count + (query.accessGroups?.count ?? 0) + (query.persistentRefs?.count ?? 0)
-                                 + (query.rowIDs?.count ?? 0) + 3)
+        bindings.reserveCapacity(
+            query.attributes.count + (query.accessGroups?.count ?? 0) + (query.persistentRefs?.count ?? 0)
+                + (query.rowIDs?.count ?? 0) + 3)
         for (index, descriptor, value) in try validated(query.attributes, of: query.itemClass) {
             shape.attributeMask |= 1 << UInt64(index)
             bindings.append(try columnValue(value, for: descriptor).value)
@@ -177,11 +186,14 @@ enum ItemSQL {
 
     /// Decodes the current row of a statement built from ``selectPrefix(_:withAttributes:)``.
     /// Hot path of every find: reads columns with their storage class directly, allocation-light.
-    static func decodeRow(_ row: Statement, itemClass: ItemClass, keyRing: KeyRing,
-                          withAttributes: Bool) throws(KeychainStoreError) -> KeychainItem {
+    static func decodeRow(
+        _ row: Statement, itemClass: ItemClass, keyRing: KeyRing,
+        withAttributes: Bool
+    ) throws(KeychainStoreError) -> KeychainItem {
         guard let uuid = row.data(at: 1), uuid.count == PersistentRef.uuidLength,
-              let agrp = row.string(at: 2), let pdmnText = row.string(at: 3),
-              let accessibility = Accessibility(rawValue: pdmnText) else {
+            let agrp = row.string(at: 2), let pdmnText = row.string(at: 3),
+            let accessibility = Accessibility(rawValue: pdmnText)
+        else {
             throw KeychainStoreError(.invalidKeychain, "malformed \(itemClass.code) row")
         }
         var attributes = ItemAttributes()
@@ -207,10 +219,13 @@ enum ItemSQL {
                     }
                 case .integer:
                     let number = row.int64(at: column)
-                    value = descriptor.kind == .date ? .date(Date(timeIntervalSinceReferenceDate: Double(number))) : .integer(number)
+                    value =
+                        descriptor.kind == .date
+                        ? .date(Date(timeIntervalSinceReferenceDate: Double(number))) : .integer(number)
                 case .real:
                     let number = row.double(at: column)
-                    value = descriptor.kind == .date ? .date(Date(timeIntervalSinceReferenceDate: number)) : .double(number)
+                    value =
+                        descriptor.kind == .date ? .date(Date(timeIntervalSinceReferenceDate: number)) : .double(number)
                 case .text:
                     let text = row.string(at: column) ?? ""
                     value = descriptor.kind == .bytes && stringMask & bit == 0 ? .data(Data(text.utf8)) : .string(text)
@@ -219,9 +234,12 @@ enum ItemSQL {
             }
         }
         let secret = row.data(at: 8).map {
-            SealedSecret(blob: $0, binding: SecretBinding(itemClass: itemClass, uuid: uuid,
-                                                          protectionClass: accessibility.protectionClass),
-                         keyRing: keyRing)
+            SealedSecret(
+                blob: $0,
+                binding: SecretBinding(
+                    itemClass: itemClass, uuid: uuid,
+                    protectionClass: accessibility.protectionClass),
+                keyRing: keyRing)
         }
         return KeychainItem(
             itemClass: itemClass, rowID: row.int64(at: 0),

@@ -88,8 +88,9 @@ final class KeyRing: @unchecked Sendable {  // sendable: mutable state guarded b
         defer { lock.unlock() }
         if let cipher = classCiphers[protectionClass] { return cipher }
         guard let key = classKeys[protectionClass] else {
-            throw KeychainStoreError(.interactionNotAllowed,
-                                     "the keychain is locked (protection class \(protectionClass.rawValue))")
+            throw KeychainStoreError(
+                .interactionNotAllowed,
+                "the keychain is locked (protection class \(protectionClass.rawValue))")
         }
         do {
             let cipher = try AESGCMKey(key: key.bytes)
@@ -108,13 +109,17 @@ final class KeyRing: @unchecked Sendable {  // sendable: mutable state guarded b
 
     /// Opens an item secret; a blob that does not belong to the row throws `integrityCheckFailed`.
     func openSecret(_ blob: Data, binding: SecretBinding) throws(KeychainStoreError) -> Data {
-        try openSecret(blob, protectionClass: binding.protectionClass,
-                       associatedData: binding.associatedData(prefix: itemAADPrefix))
+        try openSecret(
+            blob, protectionClass: binding.protectionClass,
+            associatedData: binding.associatedData(prefix: itemAADPrefix))
     }
 
     /// Opens an item secret whose associated data the caller already holds.
-    func openSecret(_ blob: Data, protectionClass: ProtectionClass, associatedData: Data) throws(KeychainStoreError) -> Data {
-        try AEADBox.open(blob, cipher: try classCipher(protectionClass), aad: associatedData, failure: .integrityCheckFailed)
+    func openSecret(
+        _ blob: Data, protectionClass: ProtectionClass, associatedData: Data
+    ) throws(KeychainStoreError) -> Data {
+        try AEADBox.open(
+            blob, cipher: try classCipher(protectionClass), aad: associatedData, failure: .integrityCheckFailed)
     }
 
     /// Associated data for wrapping a key of the given purpose (`"master/password"`, `"class/A"`, …).

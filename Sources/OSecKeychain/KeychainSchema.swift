@@ -17,7 +17,7 @@ enum KeychainSchema {
 
     /// Every migration since day one, in order. Append only.
     static let migrations: [Migration] = [
-        Migration(version: 1, statements: version1()),
+        Migration(version: 1, statements: version1())
     ]
 
     /// The version a fully migrated keychain has.

@@ -20,8 +20,10 @@ extension KeychainStore {
         for item in items {
             let uuid = try PasswordKDF.randomBytes(PersistentRef.uuidLength)
             let sealed = try item.secret.map { (secret) throws(KeychainStoreError) in
-                try keyRing.sealSecret(secret, binding: SecretBinding(
-                    itemClass: item.itemClass, uuid: uuid, protectionClass: item.accessibility.protectionClass))
+                try keyRing.sealSecret(
+                    secret,
+                    binding: SecretBinding(
+                        itemClass: item.itemClass, uuid: uuid, protectionClass: item.accessibility.protectionClass))
             }
             let (bindings, stored) = try insertBindings(item, uuid: uuid, sealed: sealed, now: now)
             rows.append((item, uuid, sealed, stored, bindings))
@@ -30,7 +32,8 @@ extension KeychainStore {
             try db.transaction(.immediate) {
                 try rows.map { row in
                     let itemClass = row.item.itemClass
-                    try db.withStatement(keyed: insertStatements, itemClass.ordinal, sql: { ItemSQL.insert(itemClass) }) {
+                    try db.withStatement(keyed: insertStatements, itemClass.ordinal, sql: { ItemSQL.insert(itemClass) })
+                    {
                         try $0.bind(row.bindings)
                         try $0.run()
                     }
@@ -41,15 +44,17 @@ extension KeychainStore {
         var result: [KeychainItem] = []
         result.reserveCapacity(rows.count)
         for (row, rowID) in zip(rows, rowIDs) {
-            let binding = SecretBinding(itemClass: row.item.itemClass, uuid: row.uuid,
-                                        protectionClass: row.item.accessibility.protectionClass)
-            result.append(KeychainItem(
-                itemClass: row.item.itemClass, rowID: rowID,
-                persistentRef: try PersistentRef(itemClass: row.item.itemClass, uuid: row.uuid),
-                attributes: row.attributes, accessGroup: row.item.accessGroup,
-                accessibility: row.item.accessibility, isSynchronizable: row.item.isSynchronizable,
-                creationDate: now, modificationDate: now,
-                secret: row.sealed.map { SealedSecret(blob: $0, binding: binding, keyRing: keyRing) }))
+            let binding = SecretBinding(
+                itemClass: row.item.itemClass, uuid: row.uuid,
+                protectionClass: row.item.accessibility.protectionClass)
+            result.append(
+                KeychainItem(
+                    itemClass: row.item.itemClass, rowID: rowID,
+                    persistentRef: try PersistentRef(itemClass: row.item.itemClass, uuid: row.uuid),
+                    attributes: row.attributes, accessGroup: row.item.accessGroup,
+                    accessibility: row.item.accessibility, isSynchronizable: row.item.isSynchronizable,
+                    creationDate: now, modificationDate: now,
+                    secret: row.sealed.map { SealedSecret(blob: $0, binding: binding, keyRing: keyRing) }))
         }
         return result
     }
@@ -74,8 +79,11 @@ extension KeychainStore {
                 let key = FindResultCache.Key(shape: findShape, bindings: bindings)
                 if let token, let cached = findResults.lookup(key, token: token) { return cached }
                 var items: [KeychainItem] = []
-                try db.forEachRow(keyed: findStatements, findShape, sql: { FindSQL.text(for: findShape) }, bindings) { row in
-                    items.append(try ItemSQL.decodeRow(row, itemClass: itemClass, keyRing: keyRing, withAttributes: withAttributes))
+                try db.forEachRow(keyed: findStatements, findShape, sql: { FindSQL.text(for: findShape) }, bindings) {
+                    row in
+                    items.append(
+                        try ItemSQL.decodeRow(
+                            row, itemClass: itemClass, keyRing: keyRing, withAttributes: withAttributes))
                 }
                 if items.count > 1 { items.sort { $0.rowID < $1.rowID } }
                 if token != nil { findResults.insert(items, for: key) }
@@ -100,7 +108,7 @@ extension KeychainStore {
         var setValues: [SQLiteValue] = []
         var assignments: [String] = []
         var changedStrings: UInt64 = 0  // bits of bytes attributes now given as strings
-        var changedBytes: UInt64 = 0    // bits of every bytes attribute being set
+        var changedBytes: UInt64 = 0  // bits of every bytes attribute being set
         for (index, descriptor, value) in changed {
             let (column, isString) = try ItemSQL.columnValue(value, for: descriptor)
             assignments.append("\"\(descriptor.key)\" = \(ItemSQL.placeholder(for: descriptor))")
@@ -129,8 +137,10 @@ extension KeychainStore {
         return try KeychainStore.mapErrors {
             try db.transaction(.immediate) {
                 let targets = try db.query(selectSQL, bindings) { row in
-                    (id: row.int64(at: 0), uuid: row.data(at: 1) ?? Data(), pdmn: row.string(at: 2) ?? "",
-                     strs: UInt64(bitPattern: row.int64(at: 3)), secret: row.data(at: 4))
+                    (
+                        id: row.int64(at: 0), uuid: row.data(at: 1) ?? Data(), pdmn: row.string(at: 2) ?? "",
+                        strs: UInt64(bitPattern: row.int64(at: 3)), secret: row.data(at: 4)
+                    )
                 }
                 for target in targets {
                     guard let oldAccessibility = Accessibility(rawValue: target.pdmn) else {
@@ -142,19 +152,22 @@ extension KeychainStore {
                     if let replacement = changes.secret {
                         secret = try keyRing.sealSecret(replacement, binding: newBinding)
                     } else if let blob = target.secret, newClass != oldAccessibility.protectionClass {
-                        let oldBinding = SecretBinding(itemClass: itemClass, uuid: target.uuid,
-                                                       protectionClass: oldAccessibility.protectionClass)
+                        let oldBinding = SecretBinding(
+                            itemClass: itemClass, uuid: target.uuid,
+                            protectionClass: oldAccessibility.protectionClass)
                         var plain = try keyRing.openSecret(blob, binding: oldBinding)
                         defer { plain.resetBytes(in: 0..<plain.count) }
                         secret = try keyRing.sealSecret(plain, binding: newBinding)
                     }
                     let strings = (target.strs & ~changedBytes) | changedStrings
-                    try db.run(updateSQL, setValues + [
-                        .integer(Int64(bitPattern: strings)),
-                        secret.map(SQLiteValue.blob) ?? .null,
-                        .real(now),
-                        .integer(target.id),
-                    ])
+                    try db.run(
+                        updateSQL,
+                        setValues + [
+                            .integer(Int64(bitPattern: strings)),
+                            secret.map(SQLiteValue.blob) ?? .null,
+                            .real(now),
+                            .integer(target.id),
+                        ])
                 }
                 return targets.count
             }
@@ -175,8 +188,11 @@ extension KeychainStore {
     }
 
     /// The INSERT bindings for `item` and the attributes as they will read back.
-    private func insertBindings(_ item: NewItem, uuid: Data, sealed: Data?, now: Date)
-        throws(KeychainStoreError) -> ([SQLiteValue], ItemAttributes) {
+    private func insertBindings(
+        _ item: NewItem, uuid: Data, sealed: Data?, now: Date
+    )
+        throws(KeychainStoreError) -> ([SQLiteValue], ItemAttributes)
+    {
         let itemClass = item.itemClass
         var columns = [SQLiteValue](repeating: .null, count: itemClass.attributes.count)
         var given = [AttributeValue?](repeating: nil, count: itemClass.attributes.count)

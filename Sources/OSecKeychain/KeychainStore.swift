@@ -58,12 +58,14 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
         let wrappedClassKeys = try KeychainStore.mapErrors { try KeychainMeta.readClassKeys(db) }
         deviceKey = try DeviceKeyFile.read(keychainID: meta.keychainID, files: files)
         keyRing = KeyRing(keychainID: meta.keychainID)
-        let always = try AEADBox.open(wrappedClassKeys[.always] ?? Data(), key: deviceKey.bytes,
-                                      aad: keyRing.wrapAAD("class/D"), failure: .invalidKeychain)
+        let always = try AEADBox.open(
+            wrappedClassKeys[.always] ?? Data(), key: deviceKey.bytes,
+            aad: keyRing.wrapAAD("class/D"), failure: .invalidKeychain)
         keyRing.installAlwaysKey(KeyMaterial(always))
         if meta.protection == .device {
-            let master = try AEADBox.open(meta.wrappedMaster, key: deviceKey.bytes,
-                                          aad: keyRing.wrapAAD("master/device"), failure: .invalidKeychain)
+            let master = try AEADBox.open(
+                meta.wrappedMaster, key: deviceKey.bytes,
+                aad: keyRing.wrapAAD("master/device"), failure: .invalidKeychain)
             try installMaster(KeyMaterial(master), wrappedClassKeys: wrappedClassKeys)
         }
     }
@@ -100,8 +102,11 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
     ///   - password: the keychain password; `nil` creates a keychain protected only by the device key.
     ///   - kdf: scrypt work factors, stored in the keychain (use ``KDFParameters/testing`` in tests only).
     /// - Throws: `duplicateKeychain` when a keychain exists at `path`.
-    package static func create(at path: String, password: Data?, kdf: KDFParameters = .default)
-        throws(KeychainStoreError) -> KeychainStore {
+    package static func create(
+        at path: String, password: Data?, kdf: KDFParameters = .default
+    )
+        throws(KeychainStoreError) -> KeychainStore
+    {
         let files = KeychainFiles(database: path)
         try files.createParentDirectories()
         guard try files.createDatabaseFile(exclusive: true) else {
@@ -145,8 +150,9 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
     package var status: KeychainStatus {
         get throws(KeychainStoreError) {
             let meta = try KeychainStore.mapErrors { try KeychainMeta.read(db) }
-            return KeychainStatus(isPasswordProtected: meta.protection == .password,
-                                  isUnlocked: keyRing.isUnlocked, hasBeenUnlocked: keyRing.hasBeenUnlocked)
+            return KeychainStatus(
+                isPasswordProtected: meta.protection == .password,
+                isUnlocked: keyRing.isUnlocked, hasBeenUnlocked: keyRing.hasBeenUnlocked)
         }
     }
 
@@ -202,7 +208,8 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
         ]
         let changed = try KeychainStore.mapErrors {
             try db.transaction(.immediate) {
-                try db.run("""
+                try db.run(
+                    """
                     UPDATE keychain_meta SET master_protection = ?, kdf = ?, kdf_salt = ?, kdf_n = ?, kdf_r = ?,
                         kdf_p = ?, wrapped_master = ? WHERE singleton = 1 AND wrapped_master = ?
                     """, bindings)
@@ -221,31 +228,40 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
     private func unwrapMaster(_ meta: KeychainMeta, password: Data?) throws(KeychainStoreError) -> KeyMaterial {
         switch meta.protection {
         case .device:
-            return KeyMaterial(try AEADBox.open(meta.wrappedMaster, key: deviceKey.bytes,
-                                                aad: keyRing.wrapAAD("master/device"), failure: .invalidKeychain))
+            return KeyMaterial(
+                try AEADBox.open(
+                    meta.wrappedMaster, key: deviceKey.bytes,
+                    aad: keyRing.wrapAAD("master/device"), failure: .invalidKeychain))
         case .password:
             guard let password, let salt = meta.kdfSalt, let kdf = meta.kdf else {
                 throw KeychainStoreError(.authFailed, "the keychain needs a password")
             }
             let kek = try PasswordKDF.deriveKEK(password: password, salt: salt, parameters: kdf)
-            return KeyMaterial(try AEADBox.open(meta.wrappedMaster, key: kek.bytes,
-                                                aad: keyRing.wrapAAD("master/password"), failure: .authFailed))
+            return KeyMaterial(
+                try AEADBox.open(
+                    meta.wrappedMaster, key: kek.bytes,
+                    aad: keyRing.wrapAAD("master/password"), failure: .authFailed))
         }
     }
 
-    private func installMaster(_ master: KeyMaterial, wrappedClassKeys: [ProtectionClass: Data]) throws(KeychainStoreError) {
-        let a = try AEADBox.open(wrappedClassKeys[.whenUnlocked] ?? Data(), key: master.bytes,
-                                 aad: keyRing.wrapAAD("class/A"), failure: .invalidKeychain)
-        let c = try AEADBox.open(wrappedClassKeys[.afterFirstUnlock] ?? Data(), key: master.bytes,
-                                 aad: keyRing.wrapAAD("class/C"), failure: .invalidKeychain)
+    private func installMaster(
+        _ master: KeyMaterial, wrappedClassKeys: [ProtectionClass: Data]
+    ) throws(KeychainStoreError) {
+        let a = try AEADBox.open(
+            wrappedClassKeys[.whenUnlocked] ?? Data(), key: master.bytes,
+            aad: keyRing.wrapAAD("class/A"), failure: .invalidKeychain)
+        let c = try AEADBox.open(
+            wrappedClassKeys[.afterFirstUnlock] ?? Data(), key: master.bytes,
+            aad: keyRing.wrapAAD("class/C"), failure: .invalidKeychain)
         keyRing.unlock(master: master, whenUnlocked: KeyMaterial(a), afterFirstUnlock: KeyMaterial(c))
     }
 
     /// Opens a connection configured for the keychain: WAL, synchronous=FULL, busy timeout, 0600 files.
     private static func connect(_ files: KeychainFiles, create: Bool) throws(KeychainStoreError) -> Database {
         try mapErrors {
-            let db = try Database(path: files.database, options: create ? [.readWrite, .create] : [.readWrite],
-                                  busyTimeout: busyTimeout)
+            let db = try Database(
+                path: files.database, options: create ? [.readWrite, .create] : [.readWrite],
+                busyTimeout: busyTimeout)
             // WAL is persistent in the file; switching needs a moment without other writers, so retry on BUSY.
             let deadline = ContinuousClock.now + busyTimeout
             while true {
@@ -293,8 +309,10 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
     }
 
     /// Checks the file format and migrates it; initializes an empty file when `setup` is given.
-    private static func prepare(_ db: Database, files: KeychainFiles, initializeWith setup: InitialKeys?,
-                                mustCreate: Bool) throws(KeychainStoreError) {
+    private static func prepare(
+        _ db: Database, files: KeychainFiles, initializeWith setup: InitialKeys?,
+        mustCreate: Bool
+    ) throws(KeychainStoreError) {
         try mapErrors {
             // Fast path, without the write lock: already ours and current.
             let appID = try db.applicationID
@@ -344,10 +362,12 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
         } else {
             wrappedMaster = try AEADBox.seal(master.bytes, key: device.bytes, aad: aad("master/device"))
         }
-        try db.run("""
+        try db.run(
+            """
             INSERT INTO keychain_meta (singleton, keychain_id, created, master_protection, kdf, kdf_salt, kdf_n, kdf_r,
                 kdf_p, wrapped_master) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [
+            """,
+            [
                 .blob(keychainID), .real(Date().timeIntervalSinceReferenceDate),
                 .text(setup.kek == nil ? "device" : "password"),
                 setup.kek == nil ? .null : .text("scrypt"),
@@ -357,12 +377,15 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
                 setup.kek == nil ? .null : .integer(Int64(setup.kdf.p)),
                 .blob(wrappedMaster),
             ])
-        for (pc, wrapper, wrappingKey) in [(ProtectionClass.whenUnlocked, "master", master),
-                                            (.afterFirstUnlock, "master", master), (.always, "device", device)] {
+        for (pc, wrapper, wrappingKey) in [
+            (ProtectionClass.whenUnlocked, "master", master),
+            (.afterFirstUnlock, "master", master), (.always, "device", device),
+        ] {
             let classKey = KeyMaterial(try PasswordKDF.randomBytes(32))
             let wrapped = try AEADBox.seal(classKey.bytes, key: wrappingKey.bytes, aad: aad("class/\(pc.rawValue)"))
-            try db.run("INSERT INTO class_keys (protection_class, wrapped_by, wrapped_key) VALUES (?, ?, ?)",
-                       [.text(pc.rawValue), .text(wrapper), .blob(wrapped)])
+            try db.run(
+                "INSERT INTO class_keys (protection_class, wrapped_by, wrapped_key) VALUES (?, ?, ?)",
+                [.text(pc.rawValue), .text(wrapper), .blob(wrapped)])
         }
     }
 

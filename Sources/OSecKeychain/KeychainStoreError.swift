@@ -16,31 +16,31 @@ package struct KeychainStoreError: Error, Sendable, CustomStringConvertible {
         }
 
         /// An item with the same class primary key already exists (add, or an update producing a collision).
-        package static let duplicateItem = Code("duplicateItem", -25299)          // errSecDuplicateItem
+        package static let duplicateItem = Code("duplicateItem", -25299)  // errSecDuplicateItem
         /// No item matched (used by the facade for empty results; the engine returns empty arrays/counts).
-        package static let itemNotFound = Code("itemNotFound", -25300)            // errSecItemNotFound
+        package static let itemNotFound = Code("itemNotFound", -25300)  // errSecItemNotFound
         /// Wrong keychain password (or a tampered wrapped master key: the two are indistinguishable).
-        package static let authFailed = Code("authFailed", -25293)                // errSecAuthFailed
+        package static let authFailed = Code("authFailed", -25293)  // errSecAuthFailed
         /// A secret's protection class key is not available because the keychain is locked.
         package static let interactionNotAllowed = Code("interactionNotAllowed", -25308)  // errSecInteractionNotAllowed
         /// No keychain file at the path.
-        package static let noSuchKeychain = Code("noSuchKeychain", -25294)        // errSecNoSuchKeychain
+        package static let noSuchKeychain = Code("noSuchKeychain", -25294)  // errSecNoSuchKeychain
         /// The file is not a keychain of ours (not SQLite, wrong application id, newer format, corrupt key file).
-        package static let invalidKeychain = Code("invalidKeychain", -25295)      // errSecInvalidKeychain
+        package static let invalidKeychain = Code("invalidKeychain", -25295)  // errSecInvalidKeychain
         /// `create` on a path where a keychain already exists.
         package static let duplicateKeychain = Code("duplicateKeychain", -25296)  // errSecDuplicateKeychain
         /// An invalid argument (malformed persistent ref, wrong value type for an attribute, bad KDF parameters…).
-        package static let param = Code("param", -50)                              // errSecParam
+        package static let param = Code("param", -50)  // errSecParam
         /// An attribute key that the item class does not have.
-        package static let noSuchAttribute = Code("noSuchAttribute", -25303)      // errSecNoSuchAttr
+        package static let noSuchAttribute = Code("noSuchAttribute", -25303)  // errSecNoSuchAttr
         /// A sealed secret failed authentication: the row was tampered with (e.g. a blob moved from another row).
         package static let integrityCheckFailed = Code("integrityCheckFailed", -26275)  // errSecDecode
         /// Another connection held the database lock for longer than the busy timeout.
-        package static let databaseBusy = Code("databaseBusy", -36)               // errSecIO
+        package static let databaseBusy = Code("databaseBusy", -36)  // errSecIO
         /// A file-system or SQLite I/O failure (disk full, read-only file system, permission…).
-        package static let io = Code("io", -36)                                    // errSecIO
+        package static let io = Code("io", -36)  // errSecIO
         /// An unexpected failure inside the engine or a layer below.
-        package static let `internal` = Code("internal", -26276)                   // errSecInternal
+        package static let `internal` = Code("internal", -26276)  // errSecInternal
 
         package var description: String { name }
     }

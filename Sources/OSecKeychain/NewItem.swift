@@ -16,8 +16,10 @@ package struct NewItem: Sendable {
     /// The secret (`v_Data`): password bytes or key material. Sealed before it is stored; `nil` = none.
     package var secret: Data?
 
-    package init(itemClass: ItemClass, attributes: [String: AttributeValue] = [:], accessGroup: String = "",
-                 accessibility: Accessibility? = nil, isSynchronizable: Bool = false, secret: Data? = nil) {
+    package init(
+        itemClass: ItemClass, attributes: [String: AttributeValue] = [:], accessGroup: String = "",
+        accessibility: Accessibility? = nil, isSynchronizable: Bool = false, secret: Data? = nil
+    ) {
         self.itemClass = itemClass
         self.attributes = attributes
         self.accessGroup = accessGroup

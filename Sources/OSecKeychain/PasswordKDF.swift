@@ -6,11 +6,15 @@ enum PasswordKDF {
     static let saltLength = 16
     static let keyLength = 32
 
-    static func deriveKEK(password: Data, salt: Data, parameters: KDFParameters) throws(KeychainStoreError) -> KeyMaterial {
+    static func deriveKEK(
+        password: Data, salt: Data, parameters: KDFParameters
+    ) throws(KeychainStoreError) -> KeyMaterial {
         do {
-            return KeyMaterial(try KDF.scrypt(password: password, salt: salt, n: parameters.n, r: parameters.r,
-                                              p: parameters.p, keyLength: keyLength))
-        } catch where error.code == .resourceLimit || error.code == .invalidParameter {
+            return KeyMaterial(
+                try KDF.scrypt(
+                    password: password, salt: salt, n: parameters.n, r: parameters.r,
+                    p: parameters.p, keyLength: keyLength))
+        } catch  where error.code == .resourceLimit || error.code == .invalidParameter {
             throw KeychainStoreError(.param, "scrypt parameters rejected", underlying: error)
         } catch {
             throw KeychainStoreError(.internal, "scrypt failed", underlying: error)

@@ -28,8 +28,9 @@ package struct PersistentRef: Hashable, Sendable {
     /// Parses Apple's UUID form: 4 ASCII class bytes followed by the 16-byte UUID (20 bytes).
     package init(data: Data) throws(KeychainStoreError) {
         guard data.count == 4 + PersistentRef.uuidLength,
-              let code = String(bytes: data.prefix(4), encoding: .ascii),
-              let itemClass = ItemClass(code: code) else {
+            let code = String(bytes: data.prefix(4), encoding: .ascii),
+            let itemClass = ItemClass(code: code)
+        else {
             throw KeychainStoreError(.param, "malformed persistent ref")
         }
         try self.init(itemClass: itemClass, uuid: Data(data.dropFirst(4)))

@@ -123,7 +123,9 @@ extension PBEAlgorithm {
         self = try DER.sequence(node) { nodes in
             let oid = try ASN1ObjectIdentifier(derEncoded: &nodes)
             if let family = PKCS12Cipher(oid: oid) {
-                guard let paramsNode = nodes.next() else { throw PKCS12Error.malformed("PKCS#12 PBE without parameters") }
+                guard let paramsNode = nodes.next() else {
+                    throw PKCS12Error.malformed("PKCS#12 PBE without parameters")
+                }
                 let (salt, iterations) = try DER.sequence(paramsNode) { params in
                     let salt = try ASN1OctetString(derEncoded: &params)
                     let iterations = try Int(derEncoded: &params)

@@ -25,7 +25,9 @@ package enum PKCS12Builder {
     ) throws -> Data {
         guard (1...PKCS12Limits.maximumIterations).contains(profile.iterations),
             (1...PKCS12Limits.maximumIterations).contains(profile.macIterations)
-        else { throw PKCS12Error(.invalidParameter, "iteration counts must be in 1...\(PKCS12Limits.maximumIterations)") }
+        else {
+            throw PKCS12Error(.invalidParameter, "iteration counts must be in 1...\(PKCS12Limits.maximumIterations)")
+        }
         guard !identities.isEmpty || !certificates.isEmpty else {
             throw PKCS12Error(.invalidParameter, "nothing to export")
         }
@@ -53,7 +55,8 @@ package enum PKCS12Builder {
                 var pkcs8 = try identity.privateKey.pkcs8DER
                 defer { pkcs8.resetBytes(in: 0..<pkcs8.count) }
                 let algorithm = try pbeAlgorithm(profile.keyEncryption, iterations: profile.iterations)
-                let ciphertext = try algorithm.encrypt(pkcs8, passwordBytes: algorithm.usesBMPPassword ? bmpPassword : pass.utf8)
+                let ciphertext = try algorithm.encrypt(
+                    pkcs8, passwordBytes: algorithm.usesBMPPassword ? bmpPassword : pass.utf8)
                 try SafeBagValue.serialize(
                     bagID: PKCS12OID.pkcs8ShroudedKeyBag, attributes: attributes(of: identity), into: &coder
                 ) { coder in
@@ -72,7 +75,8 @@ package enum PKCS12Builder {
                 if let encryption = profile.certificateEncryption {
                     let algorithm = try pbeAlgorithm(encryption, iterations: profile.iterations)
                     let ciphertext = try algorithm.encrypt(
-                        Data(certBags.serializedBytes), passwordBytes: algorithm.usesBMPPassword ? bmpPassword : pass.utf8)
+                        Data(certBags.serializedBytes),
+                        passwordBytes: algorithm.usesBMPPassword ? bmpPassword : pass.utf8)
                     try appendEncryptedDataContentInfo(algorithm: algorithm, ciphertext: ciphertext, into: &coder)
                 } else {
                     try appendDataContentInfo(certBags.serializedBytes, into: &coder)
@@ -102,7 +106,9 @@ package enum PKCS12Builder {
             localKeyID: identity.localKeyID ?? Digest.hash(.sha1, identity.certificate))
     }
 
-    private static func pbeAlgorithm(_ encryption: PKCS12ExportProfile.Encryption, iterations: Int) throws -> PBEAlgorithm {
+    private static func pbeAlgorithm(
+        _ encryption: PKCS12ExportProfile.Encryption, iterations: Int
+    ) throws -> PBEAlgorithm {
         switch encryption {
         case .pbes2AES256CBC(let prf):
             return .pbes2(

@@ -108,12 +108,13 @@ package struct PKCS12Contents: Sendable {
             let chainIndices = PKCS12Contents.chain(from: leafIndex, infos: infos)
             let leaf = certificates[leafIndex]
             let keyID = keyAttributes.localKeyID ?? leaf.attributes.localKeyID
-            result.append(PKCS12Identity(
-                privateKey: key, privateKeyPKCS8: keyBag.pkcs8, certificate: leaf.der,
-                chain: chainIndices.map { certificates[$0].der },
-                friendlyName: keyAttributes.friendlyName ?? leaf.attributes.friendlyName,
-                localKeyID: keyID, publicKeyHash: leafInfo.publicKeyHash,
-                keyAttributes: keyAttributes))
+            result.append(
+                PKCS12Identity(
+                    privateKey: key, privateKeyPKCS8: keyBag.pkcs8, certificate: leaf.der,
+                    chain: chainIndices.map { certificates[$0].der },
+                    friendlyName: keyAttributes.friendlyName ?? leaf.attributes.friendlyName,
+                    localKeyID: keyID, publicKeyHash: leafInfo.publicKeyHash,
+                    keyAttributes: keyAttributes))
         }
         return result
     }

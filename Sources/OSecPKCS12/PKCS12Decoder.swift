@@ -82,7 +82,9 @@ struct PKCS12Decoder {
             // decoded outside the closure.
             let safeContents = try decrypting(algorithm, ciphertext, what: "encrypted safe") { plaintext in
                 let node = try DER.parse([UInt8](plaintext)[...], rules: .basic)
-                guard node.identifier == .sequence else { throw PKCS12Error.malformed("SafeContents is not a SEQUENCE") }
+                guard node.identifier == .sequence else {
+                    throw PKCS12Error.malformed("SafeContents is not a SEQUENCE")
+                }
                 return node
             }
             return try decodeSafeContents(safeContents, depth: 1)
@@ -96,7 +98,8 @@ struct PKCS12Decoder {
     /// `SafeContents ::= SEQUENCE OF SafeBag`.
     private mutating func decodeSafeContents(_ bytes: ArraySlice<UInt8>, depth: Int) throws -> [SafeBag] {
         guard depth <= PKCS12Limits.maximumSafeContentsNesting else {
-            throw PKCS12Error(.resourceLimit, "SafeContents nested deeper than \(PKCS12Limits.maximumSafeContentsNesting)")
+            throw PKCS12Error(
+                .resourceLimit, "SafeContents nested deeper than \(PKCS12Limits.maximumSafeContentsNesting)")
         }
         let node = try DER.parse(bytes, rules: .basic)
         return try decodeSafeContents(node, depth: depth)
@@ -104,7 +107,8 @@ struct PKCS12Decoder {
 
     private mutating func decodeSafeContents(_ node: ASN1Node, depth: Int) throws -> [SafeBag] {
         guard depth <= PKCS12Limits.maximumSafeContentsNesting else {
-            throw PKCS12Error(.resourceLimit, "SafeContents nested deeper than \(PKCS12Limits.maximumSafeContentsNesting)")
+            throw PKCS12Error(
+                .resourceLimit, "SafeContents nested deeper than \(PKCS12Limits.maximumSafeContentsNesting)")
         }
         var bags: [SafeBag] = []
         try DER.sequence(node) { nodes in
@@ -126,9 +130,12 @@ struct PKCS12Decoder {
             try PKCS12Decoder.checkPrivateKeyInfoShape(der[...])
             return .privateKey(PrivateKeyBag(pkcs8: Data(der), wasEncrypted: false), attributes: bag.attributes)
         case PKCS12OID.pkcs8ShroudedKeyBag:
-            // EncryptedPrivateKeyInfo ::= SEQUENCE { encryptionAlgorithm AlgorithmIdentifier, encryptedData OCTET STRING }
+            // EncryptedPrivateKeyInfo ::= SEQUENCE { encryptionAlgorithm AlgorithmIdentifier, encryptedData OCTET
+            // STRING }
             let (algorithm, ciphertext) = try DER.sequence(bag.value) { nodes in
-                guard let algorithm = nodes.next() else { throw PKCS12Error.malformed("EncryptedPrivateKeyInfo is empty") }
+                guard let algorithm = nodes.next() else {
+                    throw PKCS12Error.malformed("EncryptedPrivateKeyInfo is empty")
+                }
                 return (algorithm, try ASN1OctetString(derEncoded: &nodes).bytes)
             }
             let pkcs8 = try decrypting(algorithm, ciphertext, what: "shrouded key") { plaintext in
@@ -150,11 +157,12 @@ struct PKCS12Decoder {
         case PKCS12OID.crlBag:
             return .crl(attributes: bag.attributes)
         case PKCS12OID.secretBag:
-            let type = (try? DER.sequence(bag.value) { nodes in
-                let oid = try ASN1ObjectIdentifier(derEncoded: &nodes)
-                nodes.skipRemaining()
-                return oid.dotted
-            }) ?? "?"
+            let type =
+                (try? DER.sequence(bag.value) { nodes in
+                    let oid = try ASN1ObjectIdentifier(derEncoded: &nodes)
+                    nodes.skipRemaining()
+                    return oid.dotted
+                }) ?? "?"
             return .secret(typeOID: type, attributes: bag.attributes)
         case PKCS12OID.safeContentsBag:
             return .safeContents(try decodeSafeContents(bag.value, depth: depth + 1), attributes: bag.attributes)
@@ -238,7 +246,8 @@ struct PKCS12Decoder {
     }
 
     /// `EncryptedData ::= SEQUENCE { version INTEGER, EncryptedContentInfo }` with
-    /// `EncryptedContentInfo ::= SEQUENCE { contentType, contentEncryptionAlgorithm, encryptedContent [0] IMPLICIT OCTET STRING OPTIONAL }`.
+    /// `EncryptedContentInfo ::= SEQUENCE { contentType, contentEncryptionAlgorithm, encryptedContent [0] IMPLICIT
+    /// OCTET STRING OPTIONAL }`.
     static func encryptedData(_ node: ASN1Node) throws -> (ASN1Node, ArraySlice<UInt8>?) {
         try DER.sequence(node) { nodes in
             _ = try Int(derEncoded: &nodes)
@@ -247,7 +256,9 @@ struct PKCS12Decoder {
             return try DER.sequence(info) { fields in
                 let type = try ASN1ObjectIdentifier(derEncoded: &fields)
                 guard type == PKCS12OID.data else { throw PKCS12Error.malformed("encrypted content is not data") }
-                guard let algorithm = fields.next() else { throw PKCS12Error.malformed("EncryptedData without algorithm") }
+                guard let algorithm = fields.next() else {
+                    throw PKCS12Error.malformed("EncryptedData without algorithm")
+                }
                 guard let content = fields.next() else { return (algorithm, nil) }
                 let octets = try content.stringContent(
                     expecting: .contextSpecific(0, constructed: false), segmentTag: .octetString)

@@ -21,7 +21,9 @@ package enum PKCS12File {
     }
 
     /// Decodes a file and pairs its keys and certificates (see ``PKCS12Contents/identities()``).
-    package static func identities(in data: Data, password: String?) throws(PKCS12Error)
+    package static func identities(
+        in data: Data, password: String?
+    ) throws(PKCS12Error)
         -> (identities: [PKCS12Identity], contents: PKCS12Contents)
     {
         let contents = try decode(data, password: password)

@@ -135,7 +135,9 @@ struct SafeBagValue {
                 var attribute = DER.Serializer()
                 try attribute.appendConstructedNode(identifier: .sequence) { coder in
                     try coder.serialize(PKCS12OID.localKeyID)
-                    try coder.appendConstructedNode(identifier: .set) { try $0.serialize(ASN1OctetString([UInt8](keyID))) }
+                    try coder.appendConstructedNode(identifier: .set) {
+                        try $0.serialize(ASN1OctetString([UInt8](keyID)))
+                    }
                 }
                 encoded.append(attribute.serializedBytes)
             }

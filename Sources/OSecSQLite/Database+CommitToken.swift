@@ -1,5 +1,5 @@
-import Foundation
 internal import CSQLite
+import Foundation
 
 /// The committed state of a WAL-mode database as another connection last published it, read without a
 /// transaction (see ``Database/commitToken()``).
@@ -39,12 +39,15 @@ extension Database {
             guard isKnownWAL else { return nil }
             if mainFile == nil {
                 var file: UnsafeMutablePointer<sqlite3_file>?
-                guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK else { return nil }
+                guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK else {
+                    return nil
+                }
                 mainFile = file.map(UnsafeMutableRawPointer.init)  // lives as long as the connection
             }
             guard let file = mainFile?.assumingMemoryBound(to: sqlite3_file.self),
-                  let methods = file.pointee.pMethods, methods.pointee.iVersion >= 2,
-                  let shmMap = methods.pointee.xShmMap, let barrier = methods.pointee.xShmBarrier else {
+                let methods = file.pointee.pMethods, methods.pointee.iVersion >= 2,
+                let shmMap = methods.pointee.xShmMap, let barrier = methods.pointee.xShmBarrier
+            else {
                 return nil
             }
             // Region 0 without extending: non-nil only when SQLite already mapped the index for this
@@ -62,11 +65,14 @@ extension Database {
     }
 
     private static func header(at pointer: UnsafeRawPointer) -> CommitToken {
-        CommitToken(words: (pointer.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
-                            pointer.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
-                            pointer.loadUnaligned(fromByteOffset: 16, as: UInt64.self),
-                            pointer.loadUnaligned(fromByteOffset: 24, as: UInt64.self),
-                            pointer.loadUnaligned(fromByteOffset: 32, as: UInt64.self),
-                            pointer.loadUnaligned(fromByteOffset: 40, as: UInt64.self)))
+        CommitToken(
+            words: (
+                pointer.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
+                pointer.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+                pointer.loadUnaligned(fromByteOffset: 16, as: UInt64.self),
+                pointer.loadUnaligned(fromByteOffset: 24, as: UInt64.self),
+                pointer.loadUnaligned(fromByteOffset: 32, as: UInt64.self),
+                pointer.loadUnaligned(fromByteOffset: 40, as: UInt64.self)
+            ))
     }
 }

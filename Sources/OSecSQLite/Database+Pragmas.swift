@@ -12,12 +12,18 @@ extension Database {
     /// survives an application crash (SIGKILL) but may be lost on power failure; `.full` syncs the WAL at
     /// every commit, so a commit that returned is durable across power loss. The keychain uses `.full`.
     package enum SynchronousLevel: Int64, Sendable {
-        case off = 0, normal = 1, full = 2, extra = 3
+        case off = 0
+        case normal = 1
+        case full = 2
+        case extra = 3
     }
 
     /// `PRAGMA wal_checkpoint` modes.
     package enum CheckpointMode: String, Sendable {
-        case passive = "PASSIVE", full = "FULL", restart = "RESTART", truncate = "TRUNCATE"
+        case passive = "PASSIVE"
+        case full = "FULL"
+        case restart = "RESTART"
+        case truncate = "TRUNCATE"
     }
 
     /// Reads a pragma's value (`PRAGMA name`). `name` must be a plain identifier.
@@ -55,7 +61,9 @@ extension Database {
     @discardableResult
     package func setJournalMode(_ mode: JournalMode) throws -> JournalMode? {
         try withLock {
-            let result = try setPragma("journal_mode", .text(mode.rawValue)).textValue.flatMap { JournalMode(rawValue: $0.lowercased()) }
+            let result = try setPragma("journal_mode", .text(mode.rawValue)).textValue.flatMap {
+                JournalMode(rawValue: $0.lowercased())
+            }
             isKnownWAL = result == .wal  // enables commitToken()
             return result
         }
@@ -93,7 +101,8 @@ extension Database {
 
     /// Runs a WAL checkpoint; returns (busy flag, WAL frames, frames checkpointed).
     @discardableResult
-    package func checkpoint(_ mode: CheckpointMode = .passive) throws -> (busy: Bool, logFrames: Int, checkpointed: Int) {
+    package func checkpoint(_ mode: CheckpointMode = .passive) throws -> (busy: Bool, logFrames: Int, checkpointed: Int)
+    {
         let statement = try prepare("PRAGMA wal_checkpoint(\(mode.rawValue))")
         return try withLock {
             guard try statement.step() else { return (false, 0, 0) }
@@ -113,9 +122,12 @@ extension Database {
     }
 
     static func checkIdentifier(_ text: String) throws(SQLiteError) {
-        let ok = !text.isEmpty && text.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
-        }
+        let ok =
+            !text.isEmpty
+            && text.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == 0x5F
+            }
         guard ok else { throw SQLiteError(extendedCode: SQLITE_MISUSE, message: "not a plain identifier: \(text)") }
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 internal import CSQLite
+import Foundation
 
 /// One SQLite connection (`sqlite3*`), closed in `deinit`.
 ///
@@ -61,8 +61,10 @@ package final class Database: @unchecked Sendable {  // sendable: all mutable st
     /// Opens (and with `.create`, creates) the database at `path`.
     /// - Parameters:
     ///   - busyTimeout: how long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
-    package init(path: String, options: OpenOptions = [.readWrite, .create],
-                 busyTimeout: Duration = .seconds(10)) throws(SQLiteError) {
+    package init(
+        path: String, options: OpenOptions = [.readWrite, .create],
+        busyTimeout: Duration = .seconds(10)
+    ) throws(SQLiteError) {
         var raw: OpaquePointer?
         let flags = options.rawValue | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE_FLAG
         let rc = sqlite3_open_v2(path, &raw, flags, nil)
@@ -141,8 +143,10 @@ package final class Database: @unchecked Sendable {  // sendable: all mutable st
     /// SQL text: for hot paths (keychain lookups and adds), where hashing and comparing a long SQL string on
     /// every call costs more than the key. `sql` is evaluated only on a cache miss; the same key must always
     /// give the same SQL. After `body` the statement is reset (its bindings stay until the next bind).
-    package func withStatement<Key: Hashable, R>(keyed cache: KeyedStatementCache<Key>, _ key: Key, sql: () -> String,
-                                                 _ body: (Statement) throws -> R) throws -> R {
+    package func withStatement<Key: Hashable, R>(
+        keyed cache: KeyedStatementCache<Key>, _ key: Key, sql: () -> String,
+        _ body: (Statement) throws -> R
+    ) throws -> R {
         lock.lock()
         defer { lock.unlock() }
         var statement: Statement
@@ -167,8 +171,10 @@ package final class Database: @unchecked Sendable {  // sendable: all mutable st
     }
 
     /// ``forEachRow(_:_:_:)`` with a keyed statement cache (see ``withStatement(keyed:_:sql:_:)``).
-    package func forEachRow<Key: Hashable>(keyed cache: KeyedStatementCache<Key>, _ key: Key, sql: () -> String,
-                                           _ bindings: [SQLiteValue], _ body: (Statement) throws -> Void) throws {
+    package func forEachRow<Key: Hashable>(
+        keyed cache: KeyedStatementCache<Key>, _ key: Key, sql: () -> String,
+        _ bindings: [SQLiteValue], _ body: (Statement) throws -> Void
+    ) throws {
         try withStatement(keyed: cache, key, sql: sql) { statement in
             try statement.bind(bindings)
             while try statement.step() { try body(statement) }
@@ -210,8 +216,10 @@ package final class Database: @unchecked Sendable {  // sendable: all mutable st
     }
 
     /// Runs a cached query and maps every row with `transform`.
-    package func query<R>(_ sql: String, _ bindings: [SQLiteValue] = [],
-                          _ transform: (Statement) throws -> R) throws -> [R] {
+    package func query<R>(
+        _ sql: String, _ bindings: [SQLiteValue] = [],
+        _ transform: (Statement) throws -> R
+    ) throws -> [R] {
         try withStatement(sql) { statement in
             try statement.bind(bindings)
             var rows: [R] = []

@@ -38,7 +38,8 @@ package struct SQLiteError: Error, Sendable, CustomStringConvertible {
 
     /// The primary result code.
     package var code: Code { Code(rawValue: extendedCode) }
-    /// The extended result code (e.g. 2067 = `SQLITE_CONSTRAINT_UNIQUE`). Equals ``code`` when SQLite gave no extension.
+    /// The extended result code (e.g. 2067 = `SQLITE_CONSTRAINT_UNIQUE`). Equals ``code`` when SQLite gave no
+    /// extension.
     package let extendedCode: Int32
     /// SQLite's message (`sqlite3_errmsg`) or a description of a wrapper-level misuse.
     package let message: String

@@ -1,5 +1,5 @@
-import Foundation
 internal import CSQLite
+import Foundation
 
 /// A prepared SQLite statement (`sqlite3_stmt`), finalized in `deinit`.
 ///
@@ -25,8 +25,9 @@ package final class Statement {
         let rc = sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
         guard rc == SQLITE_OK, let raw else {
             sqlite3_finalize(raw)
-            throw SQLiteError(connection: connection, rc: rc == SQLITE_OK ? SQLITE_MISUSE : rc, sql: sql,
-                              fallback: "empty statement")
+            throw SQLiteError(
+                connection: connection, rc: rc == SQLITE_OK ? SQLITE_MISUSE : rc, sql: sql,
+                fallback: "empty statement")
         }
         self.handle = raw
         self.connection = connection
@@ -96,8 +97,9 @@ package final class Statement {
                 return sqlite3_bind_text(handle, index, "", 0, SQLITE_TRANSIENT_DESTRUCTOR)
             }
             return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
-                sqlite3_bind_text64(handle, index, $0, sqlite3_uint64(utf8.count), SQLITE_TRANSIENT_DESTRUCTOR,
-                                    UInt8(SQLITE_UTF8))
+                sqlite3_bind_text64(
+                    handle, index, $0, sqlite3_uint64(utf8.count), SQLITE_TRANSIENT_DESTRUCTOR,
+                    UInt8(SQLITE_UTF8))
             }
         }
     }
@@ -206,7 +208,8 @@ package final class Statement {
     /// The current row's column as text, or `nil` when NULL.
     package func string(at index: Int32) -> String? {
         guard sqlite3_column_type(handle, index) != SQLITE_NULL,
-              let text = sqlite3_column_text(handle, index) else { return nil }
+            let text = sqlite3_column_text(handle, index)
+        else { return nil }
         let count = Int(sqlite3_column_bytes(handle, index))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }

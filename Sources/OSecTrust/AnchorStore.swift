@@ -17,7 +17,9 @@ package struct AnchorStore: Sendable {
 
     package init(infos: [CertificateInfo]) {
         var unique: [CertificateInfo] = []
-        for info in infos where !unique.contains(where: { $0 === info || $0.certificate == info.certificate }) { unique.append(info) }
+        for info in infos where !unique.contains(where: { $0 === info || $0.certificate == info.certificate }) {
+            unique.append(info)
+        }
         anchors = unique
         var index: [ByteKey: [Int]] = [:]
         for (position, info) in unique.enumerated() { index[info.normalizedSubject, default: []].append(position) }

@@ -79,7 +79,8 @@ package final class CertificateInfo: Sendable {
         certificatePolicies = decode(X509OID.certificatePolicies) { () throws(X509Error) in
             try extensions.certificatePolicies?.map(\.policyIdentifier)
         }
-        policyConstraints = decode(X509OID.policyConstraints) { () throws(X509Error) in try extensions.policyConstraints }
+        policyConstraints = decode(X509OID.policyConstraints) { () throws(X509Error) in try extensions.policyConstraints
+        }
         inhibitAnyPolicy = decode(X509OID.inhibitAnyPolicy) { () throws(X509Error) in try extensions.inhibitAnyPolicy }
         policyMappings = decode(X509OID.policyMappings) { () throws(X509Error) in try extensions.policyMappings }
         _ = decode(X509OID.authorityInfoAccess) { () throws(X509Error) in try extensions.authorityInformationAccess }

@@ -31,7 +31,9 @@ package struct CertificateRevocationList: Sendable {
         let root = try DER.parse(bytes)
         guard let outer = root.children else { throw X509Error(.malformed, "CRL is not a SEQUENCE") }
         var nodes = outer.makeIterator()
-        guard let tbs = nodes.next(), let tbsChildren = tbs.children else { throw X509Error(.malformed, "missing TBSCertList") }
+        guard let tbs = nodes.next(), let tbsChildren = tbs.children else {
+            throw X509Error(.malformed, "missing TBSCertList")
+        }
         tbsBytes = tbs.encodedBytes
         signatureAlgorithm = SignatureAlgorithm(identifier: try AlgorithmIdentifier(derEncoded: &nodes))
         let bits = try ASN1BitString(derEncoded: &nodes)
@@ -67,7 +69,9 @@ package struct CertificateRevocationList: Sendable {
                 if let extensionsNode = items.next() {
                     let extensions = try Extensions(derEncoded: extensionsNode)
                     for item in extensions.all where item.critical {
-                        if item.oid != Self.reasonCode && item.oid != Self.invalidityDate { unhandled.append(item.oid.dotted) }
+                        if item.oid != Self.reasonCode && item.oid != Self.invalidityDate {
+                            unhandled.append(item.oid.dotted)
+                        }
                     }
                 }
                 serials.insert(content)
@@ -92,7 +96,9 @@ package struct CertificateRevocationList: Sendable {
     /// Parses every `X509 CRL` block of a PEM text.
     package static func crls(fromPEM text: String) throws -> [CertificateRevocationList] {
         let documents = try PEMDocument.parseMultiple(utf8: Array(text.utf8)[...])
-        return try documents.filter { $0.type == "X509 CRL" }.map { try CertificateRevocationList(derEncoded: $0.derBytes) }
+        return try documents.filter { $0.type == "X509 CRL" }.map {
+            try CertificateRevocationList(derEncoded: $0.derBytes)
+        }
     }
 
     /// Whether the CRL's signature verifies under `key`.

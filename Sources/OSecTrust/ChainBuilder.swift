@@ -35,9 +35,10 @@ package struct ChainBuilder {
     /// ``AnchorStore/system`` are treated so anyway.
     package let usesSystemAnchors: Bool
 
-
-    package init(anchors: [AnchorStore], intermediates: [Certificate], options: ValidationOptions,
-                 usesSystemAnchors: Bool = false) {
+    package init(
+        anchors: [AnchorStore], intermediates: [Certificate], options: ValidationOptions,
+        usesSystemAnchors: Bool = false
+    ) {
         self.anchors = anchors
         let infos = intermediates.map(CertificateInfo.make)
         self.intermediates = infos
@@ -48,7 +49,9 @@ package struct ChainBuilder {
     /// Intermediates by normalized subject (built per search, not per builder: remembered outcomes skip it).
     private func indexIntermediates() -> [ByteKey: [Int]] {
         var index: [ByteKey: [Int]] = [:]
-        for (position, info) in intermediates.enumerated() { index[info.normalizedSubject, default: []].append(position) }
+        for (position, info) in intermediates.enumerated() {
+            index[info.normalizedSubject, default: []].append(position)
+        }
         return index
     }
 
@@ -77,10 +80,12 @@ package struct ChainBuilder {
         search.intermediatesBySubject = indexIntermediates()
         var path = [leafInfo]
         if let found = extend(&path, &search) { return found }
-        var result = search.best ?? TrustEvaluation(
-            chain: [leaf], isAnchored: false,
-            failures: [TrustFailure(0, .anchorTrusted, "no path to a trusted anchor")], revocationChecked: false,
-            steps: search.steps)
+        var result =
+            search.best
+            ?? TrustEvaluation(
+                chain: [leaf], isAnchored: false,
+                failures: [TrustFailure(0, .anchorTrusted, "no path to a trusted anchor")], revocationChecked: false,
+                steps: search.steps)
         result.steps = search.steps
         if search.exhausted && result.isAnchored == false {
             result.failures.append(TrustFailure(0, .missingIntermediate, "path-building budget exhausted"))
@@ -100,7 +105,10 @@ package struct ChainBuilder {
     /// Extends `path` (whose last element is not an anchor); returns a trusted evaluation when one is found.
     private func extend(_ path: inout [CertificateInfo], _ search: inout Search) -> TrustEvaluation? {
         search.steps += 1
-        if search.steps > TrustLimits.maximumPathBuildingSteps { search.exhausted = true; return nil }
+        if search.steps > TrustLimits.maximumPathBuildingSteps {
+            search.exhausted = true
+            return nil
+        }
         let current = path[path.count - 1]
 
         // The current certificate is itself an anchor (same name and key): the path ends here.
@@ -117,13 +125,19 @@ package struct ChainBuilder {
         for (candidate, isAnchor) in candidates {
             if search.exhausted || search.candidateChains >= TrustLimits.maximumCandidateChains { break }
             // Loop detection: same subject and key already on the path.
-            if path.contains(where: { $0 === candidate || ($0.normalizedSubject == candidate.normalizedSubject && $0.spkiBytes == candidate.spkiBytes) }) {
+            if path.contains(where: {
+                $0 === candidate
+                    || ($0.normalizedSubject == candidate.normalizedSubject && $0.spkiBytes == candidate.spkiBytes)
+            }) {
                 continue
             }
             if !isAnchor && intermediateCount >= maximumIntermediates { continue }
             if current.cachedVerdict(candidate) == nil {
                 search.signatureChecks += 1
-                if search.signatureChecks > TrustLimits.maximumSignatureChecks { search.exhausted = true; break }
+                if search.signatureChecks > TrustLimits.maximumSignatureChecks {
+                    search.exhausted = true
+                    break
+                }
             }
             guard current.isSigned(by: candidate) else {
                 sawBadSignature = true
@@ -157,11 +171,14 @@ package struct ChainBuilder {
     }
 
     /// Candidate issuers of `info`, best first (anchors flagged).
-    private func issuerCandidates(of info: CertificateInfo, _ intermediatesBySubject: [ByteKey: [Int]]) -> [(CertificateInfo, Bool)] {
+    private func issuerCandidates(
+        of info: CertificateInfo, _ intermediatesBySubject: [ByteKey: [Int]]
+    ) -> [(CertificateInfo, Bool)] {
         var result: [(CertificateInfo, Bool, Int)] = []
         var seen = Set<ObjectIdentifier>()
         for store in anchors {
-            for candidate in store.anchors(named: info.normalizedIssuer) where seen.insert(ObjectIdentifier(candidate)).inserted {
+            for candidate in store.anchors(named: info.normalizedIssuer)
+            where seen.insert(ObjectIdentifier(candidate)).inserted {
                 result.append((candidate, true, rank(candidate, for: info, anchor: true)))
             }
         }
@@ -191,17 +208,22 @@ package struct ChainBuilder {
     }
 
     /// Validates a path and records it; returns it when trusted.
-    private func finish(_ path: [CertificateInfo], anchored: Bool, _ search: inout Search,
-                        extra: [TrustFailure] = []) -> TrustEvaluation? {
+    private func finish(
+        _ path: [CertificateInfo], anchored: Bool, _ search: inout Search,
+        extra: [TrustFailure] = []
+    ) -> TrustEvaluation? {
         if anchored { search.candidateChains += 1 }
         // Apple's lifetime limits depend on whether the path ends at a system anchor.
-        let systemAnchor = anchored && anchors.contains { $0.isSystem && $0.anchor(matching: path[path.count - 1]) != nil }
-        let validator = PathValidator(path: path, anchored: anchored, options: options,
-                                      usesSystemAnchors: usesSystemAnchors || systemAnchor)
+        let systemAnchor =
+            anchored && anchors.contains { $0.isSystem && $0.anchor(matching: path[path.count - 1]) != nil }
+        let validator = PathValidator(
+            path: path, anchored: anchored, options: options,
+            usesSystemAnchors: usesSystemAnchors || systemAnchor)
         var (failures, revocationChecked) = validator.validate()
         failures.append(contentsOf: extra)
-        let evaluation = TrustEvaluation(chain: path.map(\.certificate), isAnchored: anchored, failures: failures,
-                                         revocationChecked: revocationChecked, steps: search.steps)
+        let evaluation = TrustEvaluation(
+            chain: path.map(\.certificate), isAnchored: anchored, failures: failures,
+            revocationChecked: revocationChecked, steps: search.steps)
         if failures.isEmpty && anchored { return evaluation }
         if let best = search.best {
             if ChainBuilder.isBetter(evaluation, than: best) { search.best = evaluation }
@@ -211,7 +233,8 @@ package struct ChainBuilder {
         return nil
     }
 
-    /// Anchored beats unanchored; then no fatal beats fatal; then the least important decisive failure; then fewer failures.
+    /// Anchored beats unanchored; then no fatal beats fatal; then the least important decisive failure; then fewer
+    /// failures.
     static func isBetter(_ a: TrustEvaluation, than b: TrustEvaluation) -> Bool {
         if a.isAnchored != b.isAnchored { return a.isAnchored }
         if a.failures.hasFatal != b.failures.hasFatal { return !a.failures.hasFatal }
@@ -247,7 +270,8 @@ package enum EvaluationMemo {
             }
             self.members = members
             self.includesSystemAnchors = system
-            self.policy = PolicyFingerprint(options, usesSystemAnchors: builder.usesSystemAnchors, intermediates: builder.intermediates.count)
+            self.policy = PolicyFingerprint(
+                options, usesSystemAnchors: builder.usesSystemAnchors, intermediates: builder.intermediates.count)
         }
 
         package static func == (lhs: Key, rhs: Key) -> Bool {
@@ -274,8 +298,14 @@ package enum EvaluationMemo {
         init(_ options: ValidationOptions, usesSystemAnchors: Bool, intermediates: Int) {
             peerNames = options.peerNames
             purpose = options.purpose
-            flags = [options.sslRules, options.rejectAnyExtendedKeyUsage, options.requireServerAuthEKU, options.cabfProfile, usesSystemAnchors]
-            numbers = [options.minimumRSABits, options.maximumIntermediates ?? -1, Int(options.requiredKeyUsage?.rawValue ?? 0xFFFF), intermediates]
+            flags = [
+                options.sslRules, options.rejectAnyExtendedKeyUsage, options.requireServerAuthEKU, options.cabfProfile,
+                usesSystemAnchors,
+            ]
+            numbers = [
+                options.minimumRSABits, options.maximumIntermediates ?? -1,
+                Int(options.requiredKeyUsage?.rawValue ?? 0xFFFF), intermediates,
+            ]
             ekus = options.requiredExtendedKeyUsages
             algorithms = options.allowedSignatureAlgorithms
         }
@@ -290,7 +320,9 @@ package enum EvaluationMemo {
     private static let entries = Mutex([Key: Entry]())
 
     static func lookup(_ key: Key, time: Int64) -> TrustEvaluation? {
-        guard let entry = entries.withLock({ $0[key] }), entry.notBefore <= time, time <= entry.notAfter else { return nil }
+        guard let entry = entries.withLock({ $0[key] }), entry.notBefore <= time, time <= entry.notAfter else {
+            return nil
+        }
         return entry.evaluation
     }
 

@@ -5,7 +5,8 @@ package enum HostnameMatcher {
     /// Whether `pattern` (a SAN dNSName) matches `host`.
     ///
     /// Label-wise ASCII case-insensitive comparison with equal label counts; one trailing dot on the host is ignored
-    /// (a pattern with a trailing dot is not in RFC 5280's preferred name syntax and never matches). `*` is allowed only as the whole left-most label of a pattern with at least three labels and never
+    /// (a pattern with a trailing dot is not in RFC 5280's preferred name syntax and never matches). `*` is allowed
+    /// only as the whole left-most label of a pattern with at least three labels and never
     /// matches an empty label; partial wildcards (`f*.example.com`) and wildcards over IDN A-labels never match.
     package static func matches(pattern rawPattern: String, host rawHost: String) -> Bool {
         // Works on ASCII bytes: this runs on every SSL evaluation, and String's Unicode-aware lower-casing,
@@ -93,7 +94,8 @@ package enum HostnameMatcher {
     /// Local part compared exactly, domain case-insensitively.
     package static func emailEqual(_ a: String, _ b: String) -> Bool {
         guard let at1 = a.lastIndex(of: "@"), let at2 = b.lastIndex(of: "@") else { return false }
-        return a[..<at1] == b[..<at2] && a[a.index(after: at1)...].lowercased() == b[b.index(after: at2)...].lowercased()
+        return a[..<at1] == b[..<at2]
+            && a[a.index(after: at1)...].lowercased() == b[b.index(after: at2)...].lowercased()
     }
 }
 

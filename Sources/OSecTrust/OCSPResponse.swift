@@ -49,7 +49,8 @@ package struct OCSPResponse: Sendable {
         signature = try ASN1BitString(derEncoded: &parts).bytes
         var certificates: [Certificate] = []
         if let certsNode = parts.next(), certsNode.identifier == .contextSpecific(0, constructed: true),
-            let list = certsNode.children?.first?.children {
+            let list = certsNode.children?.first?.children
+        {
             for node in list { certificates.append(try Certificate(derEncoded: [UInt8](node.encodedBytes))) }
         }
         self.certificates = certificates
@@ -59,16 +60,22 @@ package struct OCSPResponse: Sendable {
         guard let responder = fields.next(), responder.identifier.tagClass == .contextSpecific else {
             throw X509Error(.malformed, "missing responderID")
         }
-        guard let produced = fields.next(), produced.identifier == .generalizedTime else { throw X509Error(.malformed, "missing producedAt") }
-        guard let list = fields.next(), let entries = list.children else { throw X509Error(.malformed, "missing responses") }
+        guard let produced = fields.next(), produced.identifier == .generalizedTime else {
+            throw X509Error(.malformed, "missing producedAt")
+        }
+        guard let list = fields.next(), let entries = list.children else {
+            throw X509Error(.malformed, "missing responses")
+        }
         var singles: [Single] = []
         for entry in entries {
-            guard var items = entry.children?.makeIterator(), let certID = items.next(), var id = certID.children?.makeIterator()
+            guard var items = entry.children?.makeIterator(), let certID = items.next(),
+                var id = certID.children?.makeIterator()
             else { throw X509Error(.malformed, "malformed SingleResponse") }
             let hash = try AlgorithmIdentifier(derEncoded: &id)
             let nameHash = try ASN1OctetString(derEncoded: &id).bytes
             let keyHash = try ASN1OctetString(derEncoded: &id).bytes
-            guard let serial = id.next(), serial.identifier == .integer, let serialBytes = serial.primitiveContent else {
+            guard let serial = id.next(), serial.identifier == .integer, let serialBytes = serial.primitiveContent
+            else {
                 throw X509Error(.malformed, "malformed CertID serial")
             }
             guard let statusNode = items.next(), statusNode.identifier.tagClass == .contextSpecific else {
@@ -87,7 +94,8 @@ package struct OCSPResponse: Sendable {
             while let extra = items.next() {
                 if extra.identifier == .contextSpecific(0, constructed: true), let value = extra.children?.first {
                     nextUpdate = try X509Time(derEncoded: value).secondsSinceEpoch
-                } else if extra.identifier == .contextSpecific(1, constructed: true), let value = extra.children?.first {
+                } else if extra.identifier == .contextSpecific(1, constructed: true), let value = extra.children?.first
+                {
                     let extensions = try Extensions(derEncoded: value)
                     if extensions.all.contains(where: { $0.critical }) { criticalSingle = true }
                 }
@@ -100,12 +108,16 @@ package struct OCSPResponse: Sendable {
             case X509OID.sha512: digest = .sha512
             default: digest = nil
             }
-            singles.append(Single(hashAlgorithm: criticalSingle ? nil : digest, issuerNameHash: nameHash, issuerKeyHash: keyHash,
-                                  serialNumber: serialBytes, status: status, thisUpdate: thisUpdate, nextUpdate: nextUpdate))
+            singles.append(
+                Single(
+                    hashAlgorithm: criticalSingle ? nil : digest, issuerNameHash: nameHash, issuerKeyHash: keyHash,
+                    serialNumber: serialBytes, status: status, thisUpdate: thisUpdate, nextUpdate: nextUpdate))
         }
         responses = singles
         var unhandled = false
-        if let node = fields.next(), node.identifier == .contextSpecific(1, constructed: true), let value = node.children?.first {
+        if let node = fields.next(), node.identifier == .contextSpecific(1, constructed: true),
+            let value = node.children?.first
+        {
             unhandled = try Extensions(derEncoded: value).all.contains { $0.critical && $0.oid != Self.nonce }
         }
         unhandledCriticalExtensions = unhandled
@@ -117,17 +129,24 @@ package struct OCSPResponse: Sendable {
         guard !unhandledCriticalExtensions, let issuerKey = issuer.publicKey else { return nil }
         let nameBytes = Data(certificate.issuer.derBytes)
         let keyBytes = Data(issuer.certificate.publicKeyInfo.keyBytes)
-        guard let single = responses.first(where: { single in
-            guard let digest = single.hashAlgorithm, single.serialNumber.elementsEqual(certificate.serialNumber) else { return false }
-            return Digest.hash(digest, nameBytes).elementsEqual(single.issuerNameHash)
-                && Digest.hash(digest, keyBytes).elementsEqual(single.issuerKeyHash)
-        }) else { return nil }
-        guard single.thisUpdate <= time + 300, single.nextUpdate.map({ time <= $0 }) ?? (time - single.thisUpdate < 7 * 86_400)
+        guard
+            let single = responses.first(where: { single in
+                guard let digest = single.hashAlgorithm, single.serialNumber.elementsEqual(certificate.serialNumber)
+                else { return false }
+                return Digest.hash(digest, nameBytes).elementsEqual(single.issuerNameHash)
+                    && Digest.hash(digest, keyBytes).elementsEqual(single.issuerKeyHash)
+            })
         else { return nil }
-        if SignatureCheck.verify(signatureAlgorithm, signature: signature, over: tbsBytes, with: issuerKey) { return single.status }
+        guard single.thisUpdate <= time + 300,
+            single.nextUpdate.map({ time <= $0 }) ?? (time - single.thisUpdate < 7 * 86_400)
+        else { return nil }
+        if SignatureCheck.verify(signatureAlgorithm, signature: signature, over: tbsBytes, with: issuerKey) {
+            return single.status
+        }
         for responder in certificates {
             let info = CertificateInfo.make(responder)
-            guard info.extendedKeyUsage?.contains(X509OID.ocspSigning) == true, info.normalizedIssuer == issuer.normalizedSubject,
+            guard info.extendedKeyUsage?.contains(X509OID.ocspSigning) == true,
+                info.normalizedIssuer == issuer.normalizedSubject,
                 responder.isValid(atSecondsSinceEpoch: time), info.isSigned(by: issuer), let key = info.publicKey,
                 SignatureCheck.verify(signatureAlgorithm, signature: signature, over: tbsBytes, with: key)
             else { continue }

@@ -37,7 +37,8 @@ package struct PathValidator {
 
             // Temporal validity: every certificate, the anchor included (Apple's TemporalValidity).
             if !certificate.isValid(atSecondsSinceEpoch: options.time) {
-                let reason = options.time < certificate.notBefore.secondsSinceEpoch
+                let reason =
+                    options.time < certificate.notBefore.secondsSinceEpoch
                     ? "not valid before \(certificate.notBefore)" : "expired at \(certificate.notAfter)"
                 failures.append(TrustFailure(index, .temporalValidity, reason))
             }
@@ -54,7 +55,9 @@ package struct PathValidator {
         if let maximum = options.maximumIntermediates {
             let intermediates = max(0, count - (anchored ? 2 : 1))
             if intermediates > maximum {
-                failures.append(TrustFailure(0, .callerConstraint, "\(intermediates) intermediates exceed the maximum of \(maximum)"))
+                failures.append(
+                    TrustFailure(
+                        0, .callerConstraint, "\(intermediates) intermediates exceed the maximum of \(maximum)"))
             }
         }
         return (failures, revocationChecked)
@@ -62,8 +65,10 @@ package struct PathValidator {
 
     // MARK: Per certificate
 
-    private func checkStructure(_ info: CertificateInfo, _ index: Int, isAnchor: Bool, isLeaf: Bool,
-                                _ failures: inout [TrustFailure]) {
+    private func checkStructure(
+        _ info: CertificateInfo, _ index: Int, isAnchor: Bool, isLeaf: Bool,
+        _ failures: inout [TrustFailure]
+    ) {
         let certificate = info.certificate
         for oid in info.unparseableExtensions {
             failures.append(TrustFailure(index, .unparseableExtension, "extension \(oid) is malformed"))
@@ -89,7 +94,9 @@ package struct PathValidator {
         }
         // Malformed iPAddress constraints (wrong length, non-contiguous mask) poison the whole extension.
         if let constraints = info.nameConstraints {
-            for case .ipAddress(let bytes) in (constraints.permittedSubtrees ?? []) + (constraints.excludedSubtrees ?? []) {
+            for case .ipAddress(let bytes) in (constraints.permittedSubtrees ?? [])
+                + (constraints.excludedSubtrees ?? [])
+            {
                 let probe = [UInt8](repeating: 0, count: bytes.count == 8 ? 4 : 16)
                 if NameConstraintMatcher.ip(probe[...], bytes) == .invalid {
                     failures.append(TrustFailure(index, .nameConstraints, "malformed iPAddress name constraint"))
@@ -112,14 +119,16 @@ package struct PathValidator {
             failures.append(TrustFailure(index, .malformed, "zero serial number"))
         }
         // RFC 5280 §4.2.1.2: SKI MUST NOT be critical; §4.2.1.1: AKI MUST NOT be critical.
-        for oid in [X509OID.subjectKeyIdentifier, X509OID.authorityKeyIdentifier] where certificate.extensions[oid: oid]?.critical == true {
+        for oid in [X509OID.subjectKeyIdentifier, X509OID.authorityKeyIdentifier]
+        where certificate.extensions[oid: oid]?.critical == true {
             failures.append(TrustFailure(index, .criticalExtensions, "\(oid.dotted) must not be critical"))
         }
         // RFC 5280 §4.2.1.6: an empty subject requires a critical SAN; a SAN must not be empty.
         if certificate.subject.isEmpty {
             let san = certificate.extensions[oid: X509OID.subjectAltName]
             if san == nil || san?.critical != true || info.isCA {
-                failures.append(TrustFailure(index, .nonEmptySubject, "empty subject without a critical subjectAltName"))
+                failures.append(
+                    TrustFailure(index, .nonEmptySubject, "empty subject without a critical subjectAltName"))
             }
         }
         // RFC 5280 §4.2.1.1: AKI required in every certificate except self-signed ones.
@@ -147,11 +156,14 @@ package struct PathValidator {
     }
 
     /// CA/Browser Forum baseline rules that RFC 5280 leaves open.
-    private func checkBaselineProfile(_ info: CertificateInfo, _ index: Int, isLeaf: Bool, _ failures: inout [TrustFailure]) {
+    private func checkBaselineProfile(
+        _ info: CertificateInfo, _ index: Int, isLeaf: Bool, _ failures: inout [TrustFailure]
+    ) {
         let certificate = info.certificate
         // BR 7.1.2.7.12: SAN critical only when the subject is empty.
         if let san = certificate.extensions[oid: X509OID.subjectAltName], san.critical, !certificate.subject.isEmpty {
-            failures.append(TrustFailure(index, .criticalExtensions, "subjectAltName critical with a non-empty subject"))
+            failures.append(
+                TrustFailure(index, .criticalExtensions, "subjectAltName critical with a non-empty subject"))
         }
         // BR 7.1.2.11.1: AKI carries only keyIdentifier; in a self-signed certificate it equals the SKI.
         if let aki = info.authorityKeyIdentifier {
@@ -159,8 +171,10 @@ package struct PathValidator {
                 failures.append(TrustFailure(index, .idLinkage, "authorityKeyIdentifier with issuer or serial number"))
             }
             if info.isSelfIssued, let keyID = aki.keyIdentifier, let ski = info.subjectKeyIdentifier, keyID != ski,
-                info.isSelfSigned {
-                failures.append(TrustFailure(index, .idLinkage, "self-signed certificate whose AKI differs from its SKI"))
+                info.isSelfSigned
+            {
+                failures.append(
+                    TrustFailure(index, .idLinkage, "self-signed certificate whose AKI differs from its SKI"))
             }
         }
         // BR 6.1.5: RSA modulus size a multiple of 8 bits.
@@ -186,9 +200,11 @@ package struct PathValidator {
             }
             for cn in certificate.subject.commonNames where !dnsNames.contains(cn) {
                 let caseVariant = dnsNames.contains { $0.lowercased() == cn.lowercased() }
-                let internationalized = !cn.allSatisfy(\.isASCII) || cn.lowercased().split(separator: ".").contains { $0.hasPrefix("xn--") }
+                let internationalized =
+                    !cn.allSatisfy(\.isASCII) || cn.lowercased().split(separator: ".").contains { $0.hasPrefix("xn--") }
                 if caseVariant || internationalized {
-                    failures.append(TrustFailure(index, .sslHostname, "commonName \(cn) is not a copy of a subjectAltName entry"))
+                    failures.append(
+                        TrustFailure(index, .sslHostname, "commonName \(cn) is not a copy of a subjectAltName entry"))
                 }
             }
         }
@@ -200,12 +216,16 @@ package struct PathValidator {
             if info.keyBits < 1024 {
                 failures.append(TrustFailure(index, .weakKeySize, "RSA key of \(info.keyBits) bits"))
             } else if info.keyBits < (options.sslRules ? max(2048, options.minimumRSABits) : options.minimumRSABits) {
-                failures.append(TrustFailure(index, .keySize, "RSA key of \(info.keyBits) bits is below the policy minimum"))
+                failures.append(
+                    TrustFailure(index, .keySize, "RSA key of \(info.keyBits) bits is below the policy minimum"))
             }
         case .ec, .ed25519, .ed448:
             break
         case .unsupported:
-            failures.append(TrustFailure(index, .weakKeySize, "unsupported public key algorithm \(info.certificate.publicKeyInfo.algorithm.oid.dotted)"))
+            failures.append(
+                TrustFailure(
+                    index, .weakKeySize,
+                    "unsupported public key algorithm \(info.certificate.publicKeyInfo.algorithm.oid.dotted)"))
         }
     }
 
@@ -259,13 +279,15 @@ package struct PathValidator {
         // The child's AKI keyIdentifier, when present, must match this SKI.
         let child = path[index - 1]
         if let aki = child.authorityKeyIdentifier?.keyIdentifier, let ski = info.subjectKeyIdentifier, aki != ski {
-            failures.append(TrustFailure(index - 1, .idLinkage, "authorityKeyIdentifier does not match the issuer's SKI"))
+            failures.append(
+                TrustFailure(index - 1, .idLinkage, "authorityKeyIdentifier does not match the issuer's SKI"))
         }
         if let limit = bc.pathLengthConstraint {
             // Non-self-issued intermediates below this certificate (the leaf does not count).
             let below = path[1..<index].filter { !$0.isSelfIssued }.count
             if below > limit {
-                failures.append(TrustFailure(index, .basicConstraintsPathLen, "pathLenConstraint \(limit) exceeded by \(below)"))
+                failures.append(
+                    TrustFailure(index, .basicConstraintsPathLen, "pathLenConstraint \(limit) exceeded by \(below)"))
             }
         }
     }
@@ -297,7 +319,8 @@ package struct PathValidator {
         var requiredEKUs = options.requiredExtendedKeyUsages
         if let purposeOID, !requiredEKUs.contains(purposeOID) { requiredEKUs.append(purposeOID) }
         if let eku = leaf.extendedKeyUsage {
-            if options.rejectAnyExtendedKeyUsage && options.purpose != .any && eku.contains(X509OID.anyExtendedKeyUsage) {
+            if options.rejectAnyExtendedKeyUsage && options.purpose != .any && eku.contains(X509OID.anyExtendedKeyUsage)
+            {
                 failures.append(TrustFailure(0, .extendedKeyUsage, "anyExtendedKeyUsage in a TLS certificate"))
             }
             for oid in requiredEKUs where !eku.contains(oid) {
@@ -324,7 +347,10 @@ package struct PathValidator {
                 maximum = 825 * PathValidator.day + 3600
             }
             if let maximum, lifetime > maximum {
-                failures.append(TrustFailure(0, .validityPeriodMaximums, "leaf lifetime of \(lifetime / PathValidator.day) days is too long"))
+                failures.append(
+                    TrustFailure(
+                        0, .validityPeriodMaximums, "leaf lifetime of \(lifetime / PathValidator.day) days is too long")
+                )
             }
         }
     }
@@ -342,7 +368,8 @@ package struct PathValidator {
         for index in 1..<end {
             guard let eku = path[index].extendedKeyUsage else { continue }
             if !eku.contains(purposeOID) && !eku.contains(X509OID.anyExtendedKeyUsage) {
-                failures.append(TrustFailure(index, .extendedKeyUsage, "issuer extended key usage excludes \(purposeOID.dotted)"))
+                failures.append(
+                    TrustFailure(index, .extendedKeyUsage, "issuer extended key usage excludes \(purposeOID.dotted)"))
             }
         }
     }
@@ -358,14 +385,20 @@ package struct PathValidator {
                 // Self-issued intermediates are exempt (§6.1.3 (b)); the leaf never is.
                 if index > 0 && info.isSelfIssued { continue }
                 if let reason = violation(of: constraints, by: info, comparisons: &comparisons) {
-                    failures.append(TrustFailure(index, .nameConstraints, reason + " (constraint in certificate \(issuerIndex))"))
+                    failures.append(
+                        TrustFailure(index, .nameConstraints, reason + " (constraint in certificate \(issuerIndex))"))
                 }
             }
         }
     }
 
     private enum Name {
-        case dns(String), ip(ArraySlice<UInt8>), email(String), directory(DistinguishedName), uri(String), other(Int)
+        case dns(String)
+        case ip(ArraySlice<UInt8>)
+        case email(String)
+        case directory(DistinguishedName)
+        case uri(String)
+        case other(Int)
     }
 
     private func names(of info: CertificateInfo) -> [Name] {
@@ -425,7 +458,8 @@ package struct PathValidator {
         }
     }
 
-    private func violation(of constraints: NameConstraints, by info: CertificateInfo, comparisons: inout Int) -> String? {
+    private func violation(of constraints: NameConstraints, by info: CertificateInfo, comparisons: inout Int) -> String?
+    {
         let permitted = constraints.permittedSubtrees ?? []
         let excluded = constraints.excludedSubtrees ?? []
         // Constraint forms we cannot evaluate are only a problem if a name of that form is present.
@@ -433,7 +467,9 @@ package struct PathValidator {
             let tag = PathValidator.tag(name)
             for constraint in excluded where PathValidator.tag(constraint) == tag {
                 comparisons += 1
-                if comparisons > TrustLimits.maximumNameConstraintComparisons { return "name-constraint budget exhausted" }
+                if comparisons > TrustLimits.maximumNameConstraintComparisons {
+                    return "name-constraint budget exhausted"
+                }
                 switch compare(name, constraint, forExclusion: true) {
                 case .match: return "\(describe(name)) is in an excluded subtree"
                 case .invalid: return "\(describe(name)) cannot be checked against an excluded \(constraint)"
@@ -445,7 +481,9 @@ package struct PathValidator {
             var allowed = false
             for constraint in relevant {
                 comparisons += 1
-                if comparisons > TrustLimits.maximumNameConstraintComparisons { return "name-constraint budget exhausted" }
+                if comparisons > TrustLimits.maximumNameConstraintComparisons {
+                    return "name-constraint budget exhausted"
+                }
                 switch compare(name, constraint, forExclusion: false) {
                 case .match: allowed = true
                 case .invalid: return "\(describe(name)) cannot be checked against a permitted \(constraint)"
@@ -499,20 +537,24 @@ package struct PathValidator {
                 valid = nil
             }
             if explicitPolicy == 0 && valid == nil {
-                failures.append(TrustFailure(index, .policyConstraints, "no valid certificate policy where one is required"))
+                failures.append(
+                    TrustFailure(index, .policyConstraints, "no valid certificate policy where one is required"))
                 return
             }
             if isLast { break }
             // Preparation for the next certificate (§6.1.4).
             if let mappings = info.policyMappings {
-                if mappings.contains(where: { $0.issuerDomainPolicy == anyPolicy || $0.subjectDomainPolicy == anyPolicy }) {
+                if mappings.contains(where: {
+                    $0.issuerDomainPolicy == anyPolicy || $0.subjectDomainPolicy == anyPolicy
+                }) {
                     failures.append(TrustFailure(index, .policyConstraints, "policy mapping to or from anyPolicy"))
                     return
                 }
                 if var current = valid {
                     if policyMapping > 0 {
                         var mapped = current
-                        for mapping in mappings where current.contains(mapping.issuerDomainPolicy) || current.contains(anyPolicy) {
+                        for mapping in mappings
+                        where current.contains(mapping.issuerDomainPolicy) || current.contains(anyPolicy) {
                             mapped.remove(mapping.issuerDomainPolicy)
                             mapped.insert(mapping.subjectDomainPolicy)
                         }
@@ -545,7 +587,9 @@ package struct PathValidator {
     // MARK: Revocation (caller-supplied CRLs; no network)
 
     private func checkRevocation(_ failures: inout [TrustFailure]) -> Bool {
-        guard options.revocation.enabled || !options.crls.isEmpty || !options.ocspResponses.isEmpty else { return false }
+        guard options.revocation.enabled || !options.crls.isEmpty || !options.ocspResponses.isEmpty else {
+            return false
+        }
         var allCovered = true
         // Every certificate with an issuer on the path (the anchor itself is not checked).
         for index in 0..<max(0, path.count - 1) {
@@ -555,21 +599,29 @@ package struct PathValidator {
             var unusable: [String] = []
             for crl in options.crls where CertificateInfo.normalizedKey(crl.issuer) == issuer.normalizedSubject {
                 guard crl.unhandledCriticalExtensions.isEmpty, !crl.hasIssuingDistributionPoint else {
-                    unusable.append("CRL has extensions we do not process"); continue
+                    unusable.append("CRL has extensions we do not process")
+                    continue
                 }
                 guard let key = issuer.publicKey, crl.isSignature(validFor: key) else {
-                    unusable.append("CRL signature does not verify"); continue
+                    unusable.append("CRL signature does not verify")
+                    continue
                 }
                 if let ku = issuer.keyUsage, !ku.contains(.cRLSign) {
-                    unusable.append("CRL issuer lacks cRLSign"); continue
+                    unusable.append("CRL issuer lacks cRLSign")
+                    continue
                 }
-                guard crl.thisUpdate.secondsSinceEpoch <= options.time else { unusable.append("CRL not yet valid"); continue }
+                guard crl.thisUpdate.secondsSinceEpoch <= options.time else {
+                    unusable.append("CRL not yet valid")
+                    continue
+                }
                 if let next = crl.nextUpdate, next.secondsSinceEpoch < options.time {
-                    unusable.append("CRL expired at \(next)"); continue
+                    unusable.append("CRL expired at \(next)")
+                    continue
                 }
                 covered = true
                 if crl.revokedSerials.contains(certificate.serialNumber) {
-                    failures.append(TrustFailure(index, .revocation, "serial number listed in a CRL issued \(crl.thisUpdate)"))
+                    failures.append(
+                        TrustFailure(index, .revocation, "serial number listed in a CRL issued \(crl.thisUpdate)"))
                 }
             }
             // OCSP responses from the caller: a current, properly signed answer covers the certificate.
@@ -590,7 +642,8 @@ package struct PathValidator {
                 if let reason = unusable.first {
                     failures.append(TrustFailure(index, .revocationResponseRequired, reason))
                 } else if options.revocation.requirePositiveResponse {
-                    failures.append(TrustFailure(index, .revocationResponseRequired, "no usable CRL for this certificate"))
+                    failures.append(
+                        TrustFailure(index, .revocationResponseRequired, "no usable CRL for this certificate"))
                 }
             }
         }

@@ -10,7 +10,9 @@ package struct PublicSuffixList: Sendable {
     private let wildcards: Set<String>
     private let exceptions: Set<String>
 
-    package static let paths = ["/usr/share/publicsuffix/public_suffix_list.dat", "/usr/share/publicsuffix/effective_tld_names.dat"]
+    package static let paths = [
+        "/usr/share/publicsuffix/public_suffix_list.dat", "/usr/share/publicsuffix/effective_tld_names.dat",
+    ]
 
     /// Used when no list file exists: common multi-label suffixes.
     static let builtIn: [String] = [

@@ -49,7 +49,17 @@ package enum TrustCheck: String, Sendable, CaseIterable, Hashable {
 
     /// Apple's failure categories, most important first (`SecPolicyChecks.list` ranking).
     package enum Category: Int, Sendable, Comparable {
-        case blocked = 0, revoked, keySize, weakHash, denied, compliance, pinning, trust, usage, name, expired
+        case blocked = 0
+        case revoked
+        case keySize
+        case weakHash
+        case denied
+        case compliance
+        case pinning
+        case trust
+        case usage
+        case name
+        case expired
         package static func < (lhs: Category, rhs: Category) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 

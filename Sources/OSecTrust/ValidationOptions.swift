@@ -15,8 +15,11 @@ package enum PeerName: Sendable, Hashable, CustomStringConvertible {
         var host = text
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         // Only strings made of hex digits, dots and colons can be IP literals (skip the parser for names).
-        if host.utf8.allSatisfy({ $0 == 0x2E || $0 == 0x3A || ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }),
-            let bytes = IPAddressText.parse(host) {
+        if host.utf8.allSatisfy({
+            $0 == 0x2E || $0 == 0x3A || ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66)
+        }),
+            let bytes = IPAddressText.parse(host)
+        {
             return .ip(bytes)
         }
         return .dns(text)

@@ -71,7 +71,9 @@ package struct AttributeTypeAndValue: Hashable, Sendable {
         case 30:
             guard bytes.count % 2 == 0 else { throw X509Error(.malformed, "odd-length BMPString") }
         case 28:
-            guard bytes.count % 4 == 0 else { throw X509Error(.malformed, "UniversalString length not a multiple of 4") }
+            guard bytes.count % 4 == 0 else {
+                throw X509Error(.malformed, "UniversalString length not a multiple of 4")
+            }
         default:
             break
         }
@@ -79,7 +81,8 @@ package struct AttributeTypeAndValue: Hashable, Sendable {
 
     /// Whether the value is a character string type.
     package var isString: Bool {
-        valueTag.tagClass == .universal && !valueTag.isConstructed && [12, 18, 19, 20, 22, 26, 28, 30].contains(valueTag.tagNumber)
+        valueTag.tagClass == .universal && !valueTag.isConstructed
+            && [12, 18, 19, 20, 22, 26, 28, 30].contains(valueTag.tagNumber)
     }
 
     /// The decoded string for character string types, else `nil`.
@@ -135,7 +138,10 @@ package struct AttributeTypeAndValue: Hashable, Sendable {
                 pendingSpace = !out.isEmpty
                 continue
             }
-            if pendingSpace { out.append(0x20); pendingSpace = false }
+            if pendingSpace {
+                out.append(0x20)
+                pendingSpace = false
+            }
             out.append(byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte)
         }
         return AttributeTypeAndValue(type: type, tag: .printableString, content: out)

@@ -46,7 +46,8 @@ extension SignatureAlgorithm {
         let scheme: SignatureScheme
         switch (try kind, key.algorithm) {
         case (.rsaPKCS1(let digest), .rsa): scheme = .rsaPKCS1v15(digest: digest, inputIsDigest: false)
-        case (.rsaPSS(let digest, let salt), .rsa): scheme = .rsaPSS(digest: digest, saltLength: salt, inputIsDigest: false)
+        case (.rsaPSS(let digest, let salt), .rsa):
+            scheme = .rsaPSS(digest: digest, saltLength: salt, inputIsDigest: false)
         case (.ecdsa(let digest), .ec): scheme = .ecdsaDER(digest: digest, inputIsDigest: false)
         case (.ed25519, .ed25519): scheme = .ed25519
         default: throw X509Error(.unsupportedAlgorithm, "cannot sign \(self) with this key")

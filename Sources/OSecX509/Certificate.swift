@@ -164,7 +164,8 @@ extension Certificate {
     private init(node: ASN1Node, bytes: [UInt8]) throws {
         var outer = try NodeReader(node, .sequence, "Certificate")
         let tbs = try outer.next("TBSCertificate")
-        let signatureAlgorithm = SignatureAlgorithm(identifier: try AlgorithmIdentifier(derEncoded: try outer.next("signatureAlgorithm")))
+        let signatureAlgorithm = SignatureAlgorithm(
+            identifier: try AlgorithmIdentifier(derEncoded: try outer.next("signatureAlgorithm")))
         let signature = try NodeReader.octetAlignedBitString(try outer.next("signatureValue"), "signatureValue")
         try outer.finish("Certificate")
 
@@ -267,6 +268,7 @@ extension Certificate {
 
 extension Certificate: CustomStringConvertible {
     package var description: String {
-        "Certificate(subject: \(subject.rfc4514String), issuer: \(issuer.rfc4514String), serial: \(serialNumber.map { hexByte($0) }.joined()))"
+        "Certificate(subject: \(subject.rfc4514String), issuer: \(issuer.rfc4514String), serial: "
+            + "\(serialNumber.map { hexByte($0) }.joined()))"
     }
 }

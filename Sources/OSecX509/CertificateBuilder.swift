@@ -61,7 +61,8 @@ package struct CertificateBuilder: Sendable {
 
     /// A builder for the subject, key and requested extensions of a CSR (the CSR signature is not checked here).
     package init(request: CertificateSigningRequest, notBefore: X509Time, notAfter: X509Time) throws(X509Error) {
-        try self.init(subject: request.subject, publicKey: request.publicKeyInfo, notBefore: notBefore, notAfter: notAfter)
+        try self.init(
+            subject: request.subject, publicKey: request.publicKeyInfo, notBefore: notBefore, notAfter: notAfter)
         let requested = try request.requestedExtensions
         basicConstraints = try requested.basicConstraints
         keyUsage = try requested.keyUsage
@@ -105,7 +106,8 @@ package struct CertificateBuilder: Sendable {
         guard signerKey.keyBytes == issuer.publicKeyInfo.keyBytes else {
             throw X509Error(.invalidKey, "the issuer key does not match the issuer certificate")
         }
-        let keyID = (try? issuer.extensions.subjectKeyIdentifier).flatMap { $0.map(Array.init) }
+        let keyID =
+            (try? issuer.extensions.subjectKeyIdentifier).flatMap { $0.map(Array.init) }
             ?? Array(OSecCryptoDigest.sha1(issuer.publicKeyInfo.keyBytes))
         return try sign(issuer: issuer.subject, issuerKeyID: keyID, with: issuerKey)
     }
@@ -115,13 +117,18 @@ package struct CertificateBuilder: Sendable {
         try X509Error.wrapping("cannot encode extensions") {
             var list: [Extension] = []
             if let basicConstraints {
-                list.append(Extension(oid: X509OID.basicConstraints, critical: true, value: try basicConstraints.encodedValue()))
+                list.append(
+                    Extension(oid: X509OID.basicConstraints, critical: true, value: try basicConstraints.encodedValue())
+                )
             }
             if let keyUsage {
                 list.append(Extension(oid: X509OID.keyUsage, critical: true, value: keyUsage.encodedValue()))
             }
             if let extendedKeyUsage {
-                list.append(Extension(oid: X509OID.extKeyUsage, critical: false, value: try ExtendedKeyUsage(extendedKeyUsage).encodedValue()))
+                list.append(
+                    Extension(
+                        oid: X509OID.extKeyUsage, critical: false,
+                        value: try ExtendedKeyUsage(extendedKeyUsage).encodedValue()))
             }
             if includesSubjectKeyIdentifier {
                 var coder = DER.Serializer()
@@ -129,17 +136,20 @@ package struct CertificateBuilder: Sendable {
                 list.append(Extension(oid: X509OID.subjectKeyIdentifier, critical: false, value: coder.serializedBytes))
             }
             if includesAuthorityKeyIdentifier {
-                list.append(Extension(
-                    oid: X509OID.authorityKeyIdentifier, critical: false,
-                    value: try AuthorityKeyIdentifier(keyIdentifier: issuerKeyID).encodedValue()))
+                list.append(
+                    Extension(
+                        oid: X509OID.authorityKeyIdentifier, critical: false,
+                        value: try AuthorityKeyIdentifier(keyIdentifier: issuerKeyID).encodedValue()))
             }
             if let subjectAlternativeNames {
                 var coder = DER.Serializer()
                 try GeneralName.encodeList(subjectAlternativeNames, into: &coder)
-                list.append(Extension(oid: X509OID.subjectAltName, critical: subject.isEmpty, value: coder.serializedBytes))
+                list.append(
+                    Extension(oid: X509OID.subjectAltName, critical: subject.isEmpty, value: coder.serializedBytes))
             }
             if let nameConstraints {
-                list.append(Extension(oid: X509OID.nameConstraints, critical: true, value: try nameConstraints.encodedValue()))
+                list.append(
+                    Extension(oid: X509OID.nameConstraints, critical: true, value: try nameConstraints.encodedValue()))
             }
             list.append(contentsOf: additionalExtensions)
             _ = try Extensions(list)  // rejects duplicates (e.g. an additional extension repeating a typed one)
@@ -147,7 +157,9 @@ package struct CertificateBuilder: Sendable {
         }
     }
 
-    private func sign(issuer: DistinguishedName, issuerKeyID: [UInt8], with key: AsymmetricKey) throws(X509Error) -> Certificate {
+    private func sign(
+        issuer: DistinguishedName, issuerKeyID: [UInt8], with key: AsymmetricKey
+    ) throws(X509Error) -> Certificate {
         guard key.isPrivate else { throw X509Error(.invalidKey, "signing needs a private key") }
         guard !serialNumber.isEmpty, (try? ASN1Integer(twosComplementBytes: serialNumber[...])) != nil else {
             throw X509Error(.invalidValue, "serial number must be a minimal non-empty INTEGER encoding")

@@ -29,12 +29,15 @@ package struct CertificateSigningRequest: Sendable {
         }
         derBytes = bytes
         var info: ArraySlice<UInt8> = []
-        var fields: (Int, DistinguishedName, SubjectPublicKeyInfo, [(type: ASN1ObjectIdentifier, values: ArraySlice<UInt8>)])?
+        var fields:
+            (Int, DistinguishedName, SubjectPublicKeyInfo, [(type: ASN1ObjectIdentifier, values: ArraySlice<UInt8>)])?
         var algorithm: SignatureAlgorithm?
         var signatureBytes: ArraySlice<UInt8> = []
         try X509Error.wrapping("malformed CSR") {
             try DER.sequence(node) { nodes in
-                guard let infoNode = nodes.next() else { throw X509Error(.malformed, "missing CertificationRequestInfo") }
+                guard let infoNode = nodes.next() else {
+                    throw X509Error(.malformed, "missing CertificationRequestInfo")
+                }
                 info = infoNode.encodedBytes
                 fields = try DER.sequence(infoNode) { nodes in
                     let version = try Int(derEncoded: &nodes)
@@ -46,17 +49,20 @@ package struct CertificateSigningRequest: Sendable {
                     // attributes [0] IMPLICIT SET OF Attribute — required by RFC 2986, but some encoders omit it.
                     var attributes: [(type: ASN1ObjectIdentifier, values: ArraySlice<UInt8>)] = []
                     if let attributesNode = nodes.next() {
-                        guard attributesNode.identifier == .contextSpecific(0, constructed: true), let children = attributesNode.children else {
+                        guard attributesNode.identifier == .contextSpecific(0, constructed: true),
+                            let children = attributesNode.children
+                        else {
                             throw X509Error(.malformed, "CSR attributes are not [0] SET OF")
                         }
                         for child in children {
-                            attributes.append(try DER.sequence(child) { nodes in
-                                let type = try ASN1ObjectIdentifier(derEncoded: &nodes)
-                                guard let values = nodes.next(), values.identifier == .set else {
-                                    throw X509Error(.malformed, "attribute values are not a SET")
-                                }
-                                return (type, values.encodedBytes)
-                            })
+                            attributes.append(
+                                try DER.sequence(child) { nodes in
+                                    let type = try ASN1ObjectIdentifier(derEncoded: &nodes)
+                                    guard let values = nodes.next(), values.identifier == .set else {
+                                        throw X509Error(.malformed, "attribute values are not a SET")
+                                    }
+                                    return (type, values.encodedBytes)
+                                })
                         }
                     }
                     return (version, subject, spki, attributes)
@@ -82,7 +88,9 @@ package struct CertificateSigningRequest: Sendable {
         } catch {
             throw X509Error(.invalidPEM, "malformed PEM", underlying: error)
         }
-        let requests = documents.filter { $0.type == CertificateSigningRequest.pemLabel || $0.type == "NEW CERTIFICATE REQUEST" }
+        let requests = documents.filter {
+            $0.type == CertificateSigningRequest.pemLabel || $0.type == "NEW CERTIFICATE REQUEST"
+        }
         guard requests.count == 1, let document = requests.first else {
             throw X509Error(.invalidPEM, "expected one CERTIFICATE REQUEST block, found \(requests.count)")
         }
@@ -90,12 +98,16 @@ package struct CertificateSigningRequest: Sendable {
     }
 
     /// PEM text (`CERTIFICATE REQUEST`).
-    package var pemString: String { PEMDocument(type: CertificateSigningRequest.pemLabel, derBytes: derBytes).pemString }
+    package var pemString: String {
+        PEMDocument(type: CertificateSigningRequest.pemLabel, derBytes: derBytes).pemString
+    }
 
     /// The extensions of the PKCS#9 `extensionRequest` attribute (empty when absent).
     package var requestedExtensions: Extensions {
         get throws(X509Error) {
-            guard let attribute = attributes.first(where: { $0.type == X509OID.pkcs9ExtensionRequest }) else { return .empty }
+            guard let attribute = attributes.first(where: { $0.type == X509OID.pkcs9ExtensionRequest }) else {
+                return .empty
+            }
             return try X509Error.wrapping("malformed extensionRequest") {
                 let set = try DER.parse(attribute.values)
                 guard let children = set.children else { throw X509Error(.malformed, "extensionRequest is not a SET") }
@@ -170,6 +182,8 @@ package struct CertificateSigningRequest: Sendable {
 }
 
 extension CertificateSigningRequest: Hashable {
-    package static func == (lhs: CertificateSigningRequest, rhs: CertificateSigningRequest) -> Bool { lhs.derBytes == rhs.derBytes }
+    package static func == (lhs: CertificateSigningRequest, rhs: CertificateSigningRequest) -> Bool {
+        lhs.derBytes == rhs.derBytes
+    }
     package func hash(into hasher: inout Hasher) { hasher.combine(derBytes) }
 }

@@ -90,7 +90,9 @@ package struct DistinguishedName: Sendable {
 }
 
 extension DistinguishedName: Hashable {
-    package static func == (lhs: DistinguishedName, rhs: DistinguishedName) -> Bool { ByteEquality.equal(lhs.derBytes, rhs.derBytes) }
+    package static func == (lhs: DistinguishedName, rhs: DistinguishedName) -> Bool {
+        ByteEquality.equal(lhs.derBytes, rhs.derBytes)
+    }
     package func hash(into hasher: inout Hasher) { hasher.combine(derBytes) }
 }
 

@@ -17,7 +17,8 @@ package struct Extensions: Hashable, Sendable {
 
     private init(unchecked extensions: [Extension]) { self.all = extensions }
 
-    /// Byte equality, specialized here (the OID type's `==` is not inlinable across modules; this check runs on every parse).
+    /// Byte equality, specialized here (the OID type's `==` is not inlinable across modules; this check runs on every
+    /// parse).
     @inline(__always)
     static func sameBytes(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
         guard a.count == b.count else { return false }
@@ -95,10 +96,14 @@ package struct Extensions: Hashable, Sendable {
         get throws(X509Error) { try decode(X509OID.extKeyUsage, ExtendedKeyUsage.init(derEncoded:)) }
     }
     package var subjectAlternativeNames: [GeneralName]? {
-        get throws(X509Error) { try decode(X509OID.subjectAltName) { try GeneralName.decodeList(Extensions.sequence($0)) } }
+        get throws(X509Error) {
+            try decode(X509OID.subjectAltName) { try GeneralName.decodeList(Extensions.sequence($0)) }
+        }
     }
     package var issuerAlternativeNames: [GeneralName]? {
-        get throws(X509Error) { try decode(X509OID.issuerAltName) { try GeneralName.decodeList(Extensions.sequence($0)) } }
+        get throws(X509Error) {
+            try decode(X509OID.issuerAltName) { try GeneralName.decodeList(Extensions.sequence($0)) }
+        }
     }
     package var subjectKeyIdentifier: ArraySlice<UInt8>? {
         get throws(X509Error) { try decode(X509OID.subjectKeyIdentifier) { try ASN1OctetString(derEncoded: $0).bytes } }

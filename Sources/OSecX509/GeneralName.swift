@@ -24,7 +24,9 @@ package enum GeneralName: Hashable, Sendable {
 
     package init(derEncoded node: ASN1Node) throws {
         let identifier = node.identifier
-        guard identifier.tagClass == .contextSpecific else { throw X509Error(.malformed, "GeneralName is not context-tagged") }
+        guard identifier.tagClass == .contextSpecific else {
+            throw X509Error(.malformed, "GeneralName is not context-tagged")
+        }
         switch identifier.tagNumber {
         case 0:
             guard identifier.isConstructed, let children = node.children else {
@@ -46,17 +48,23 @@ package enum GeneralName: Hashable, Sendable {
                 throw X509Error(.malformed, "directoryName must be constructed")
             }
             var nodes = children.makeIterator()
-            guard let inner = nodes.next(), nodes.next() == nil else { throw X509Error(.malformed, "malformed directoryName") }
+            guard let inner = nodes.next(), nodes.next() == nil else {
+                throw X509Error(.malformed, "malformed directoryName")
+            }
             self = .directoryName(try DistinguishedName(derEncoded: inner))
         case 5:
             guard identifier.isConstructed else { throw X509Error(.malformed, "ediPartyName must be constructed") }
             self = .ediPartyName(node.encodedBytes)
         case 6: self = .uniformResourceIdentifier(try GeneralName.ia5(node))
         case 7:
-            guard case .primitive(let bytes) = node.content else { throw X509Error(.malformed, "iPAddress must be primitive") }
+            guard case .primitive(let bytes) = node.content else {
+                throw X509Error(.malformed, "iPAddress must be primitive")
+            }
             self = .ipAddress(bytes)
         case 8:
-            guard case .primitive(let bytes) = node.content else { throw X509Error(.malformed, "registeredID must be primitive") }
+            guard case .primitive(let bytes) = node.content else {
+                throw X509Error(.malformed, "registeredID must be primitive")
+            }
             self = .registeredID(try ASN1ObjectIdentifier(contentBytes: bytes))
         default:
             throw X509Error(.malformed, "unknown GeneralName tag \(identifier.tagNumber)")
@@ -64,9 +72,13 @@ package enum GeneralName: Hashable, Sendable {
     }
 
     private static func ia5(_ node: ASN1Node) throws -> String {
-        guard case .primitive(let bytes) = node.content else { throw X509Error(.malformed, "IA5String name must be primitive") }
+        guard case .primitive(let bytes) = node.content else {
+            throw X509Error(.malformed, "IA5String name must be primitive")
+        }
         // IA5 is 7-bit; an embedded NUL is rejected too (the classic "www.bank.com\0.evil.com" confusion).
-        guard bytes.allSatisfy({ $0 < 0x80 && $0 != 0 }) else { throw X509Error(.malformed, "invalid octet in an IA5String name") }
+        guard bytes.allSatisfy({ $0 < 0x80 && $0 != 0 }) else {
+            throw X509Error(.malformed, "invalid octet in an IA5String name")
+        }
         return String(decoding: bytes, as: UTF8.self)
     }
 
@@ -78,16 +90,22 @@ package enum GeneralName: Hashable, Sendable {
         case .dnsName(let value): GeneralName.appendIA5(value, tag: 2, into: &coder)
         case .uniformResourceIdentifier(let value): GeneralName.appendIA5(value, tag: 6, into: &coder)
         case .directoryName(let name):
-            coder.appendConstructedNode(identifier: .contextSpecific(4, constructed: true)) { $0.appendRawBytes(name.derBytes) }
+            coder.appendConstructedNode(identifier: .contextSpecific(4, constructed: true)) {
+                $0.appendRawBytes(name.derBytes)
+            }
         case .ipAddress(let bytes):
-            coder.appendPrimitiveNode(identifier: .contextSpecific(7, constructed: false)) { $0.append(contentsOf: bytes) }
+            coder.appendPrimitiveNode(identifier: .contextSpecific(7, constructed: false)) {
+                $0.append(contentsOf: bytes)
+            }
         case .registeredID(let oid):
             try coder.serialize(oid, withIdentifier: .contextSpecific(8, constructed: false))
         }
     }
 
     private static func appendIA5(_ value: String, tag: UInt, into coder: inout DER.Serializer) {
-        coder.appendPrimitiveNode(identifier: .contextSpecific(tag, constructed: false)) { $0.append(contentsOf: value.utf8) }
+        coder.appendPrimitiveNode(identifier: .contextSpecific(tag, constructed: false)) {
+            $0.append(contentsOf: value.utf8)
+        }
     }
 
     /// Decodes `GeneralNames` (SEQUENCE SIZE (1..MAX) OF GeneralName) from the children of a node.
@@ -99,7 +117,9 @@ package enum GeneralName: Hashable, Sendable {
         return names
     }
 
-    static func encodeList(_ names: [GeneralName], identifier: ASN1Identifier = .sequence, into coder: inout DER.Serializer) throws {
+    static func encodeList(
+        _ names: [GeneralName], identifier: ASN1Identifier = .sequence, into coder: inout DER.Serializer
+    ) throws {
         try coder.appendConstructedNode(identifier: identifier) { coder in
             for name in names { try name.serialize(into: &coder) }
         }
@@ -184,7 +204,10 @@ package enum IPAddressText {
         guard compressed ? total < 8 : total == 8 else { return nil }
         let all = head + [UInt16](repeating: 0, count: 8 - total) + tail
         var bytes: [UInt8] = []
-        for group in all { bytes.append(UInt8(group >> 8)); bytes.append(UInt8(group & 0xFF)) }
+        for group in all {
+            bytes.append(UInt8(group >> 8))
+            bytes.append(UInt8(group & 0xFF))
+        }
         return bytes + tailV4
     }
 
@@ -193,7 +216,8 @@ package enum IPAddressText {
         guard parts.count == 4 else { return nil }
         var bytes: [UInt8] = []
         for part in parts {
-            guard (1...3).contains(part.count), part.allSatisfy({ $0.isASCII && $0.isNumber }), let value = UInt8(part) else {
+            guard (1...3).contains(part.count), part.allSatisfy({ $0.isASCII && $0.isNumber }), let value = UInt8(part)
+            else {
                 return nil
             }
             bytes.append(value)

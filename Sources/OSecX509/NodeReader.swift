@@ -35,7 +35,9 @@ struct NodeReader {
 
     // MARK: Primitive decoders (DER)
 
-    static func primitive(_ node: ASN1Node, _ identifier: ASN1Identifier, _ what: @autoclosure () -> String) throws -> ArraySlice<UInt8> {
+    static func primitive(
+        _ node: ASN1Node, _ identifier: ASN1Identifier, _ what: @autoclosure () -> String
+    ) throws -> ArraySlice<UInt8> {
         guard node.identifier == identifier, case .primitive(let bytes) = node.content else {
             throw X509Error(.malformed, "\(what()) has the wrong type")
         }

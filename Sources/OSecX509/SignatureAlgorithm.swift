@@ -39,14 +39,16 @@ package struct SignatureAlgorithm: Hashable, Sendable {
     package var kind: Kind {
         get throws(X509Error) {
             let oid = identifier.oid
-            for (candidate, digest) in SignatureAlgorithm.rsaDigests where Extensions.sameBytes(candidate.contentBytes, oid.contentBytes) {
+            for (candidate, digest) in SignatureAlgorithm.rsaDigests
+            where Extensions.sameBytes(candidate.contentBytes, oid.contentBytes) {
                 // RFC 4055 §5: parameters MUST be NULL; some old encoders omit them, which OpenSSL accepts.
                 guard identifier.hasAbsentOrNullParameters else {
                     throw X509Error(.unsupportedAlgorithm, "RSA PKCS#1 signature with non-NULL parameters")
                 }
                 return .rsaPKCS1(digest)
             }
-            for (candidate, digest) in SignatureAlgorithm.ecdsaDigests where Extensions.sameBytes(candidate.contentBytes, oid.contentBytes) {
+            for (candidate, digest) in SignatureAlgorithm.ecdsaDigests
+            where Extensions.sameBytes(candidate.contentBytes, oid.contentBytes) {
                 // RFC 5758 §3.2: parameters MUST be absent.
                 guard identifier.parameters == nil else {
                     throw X509Error(.unsupportedAlgorithm, "ECDSA signature algorithm with parameters")
@@ -93,7 +95,8 @@ package struct SignatureAlgorithm: Hashable, Sendable {
         case .ed25519:
             identifier = AlgorithmIdentifier(oid: X509OID.ed25519)
         case .rsaPSS(let digest, let saltLength):
-            identifier = AlgorithmIdentifier(oid: X509OID.rsassaPSS, parameters: SignatureAlgorithm.encodePSS(digest, saltLength)[...])
+            identifier = AlgorithmIdentifier(
+                oid: X509OID.rsassaPSS, parameters: SignatureAlgorithm.encodePSS(digest, saltLength)[...])
         }
     }
 
@@ -130,14 +133,16 @@ package struct SignatureAlgorithm: Hashable, Sendable {
         do {
             let node = try DER.parse(parameters)
             return try DER.sequence(node) { nodes in
-                let digest = try DER.optionalExplicitlyTagged(&nodes, tagNumber: 0) { try decodeDigestIdentifier($0) } ?? .sha1
-                let mgfDigest = try DER.optionalExplicitlyTagged(&nodes, tagNumber: 1) { node -> DigestAlgorithm in
-                    let mgf = try AlgorithmIdentifier(derEncoded: node)
-                    guard mgf.oid == X509OID.mgf1, let inner = mgf.parameters else {
-                        throw X509Error(.unsupportedAlgorithm, "PSS mask generation is not MGF1")
-                    }
-                    return try decodeDigestIdentifier(try DER.parse(inner))
-                } ?? .sha1
+                let digest =
+                    try DER.optionalExplicitlyTagged(&nodes, tagNumber: 0) { try decodeDigestIdentifier($0) } ?? .sha1
+                let mgfDigest =
+                    try DER.optionalExplicitlyTagged(&nodes, tagNumber: 1) { node -> DigestAlgorithm in
+                        let mgf = try AlgorithmIdentifier(derEncoded: node)
+                        guard mgf.oid == X509OID.mgf1, let inner = mgf.parameters else {
+                            throw X509Error(.unsupportedAlgorithm, "PSS mask generation is not MGF1")
+                        }
+                        return try decodeDigestIdentifier(try DER.parse(inner))
+                    } ?? .sha1
                 let salt = try DER.optionalExplicitlyTagged(&nodes, tagNumber: 2) { try Int(derEncoded: $0) } ?? 20
                 let trailer = try DER.optionalExplicitlyTagged(&nodes, tagNumber: 3) { try Int(derEncoded: $0) } ?? 1
                 guard trailer == 1, mgfDigest == digest, (0...1024).contains(salt) else {

@@ -31,7 +31,9 @@ package struct SubjectPublicKeyInfo: Hashable, Sendable {
 
     /// Parses an encoded SPKI.
     package init(derEncoded bytes: [UInt8]) throws(X509Error) {
-        self = try X509Error.wrapping("malformed SubjectPublicKeyInfo") { try SubjectPublicKeyInfo(derEncoded: try DER.parse(bytes)) }
+        self = try X509Error.wrapping("malformed SubjectPublicKeyInfo") {
+            try SubjectPublicKeyInfo(derEncoded: try DER.parse(bytes))
+        }
     }
 
     /// The key kind, from the algorithm OID and (for EC) the named-curve parameter.
@@ -41,7 +43,8 @@ package struct SubjectPublicKeyInfo: Hashable, Sendable {
         if oid == X509OID.ed25519 { return .ed25519 }
         if oid == X509OID.ed448 { return .ed448 }
         if oid == X509OID.ecPublicKey, let parameters = algorithm.parameters,
-            let node = try? DER.parse(parameters), let curve = try? ASN1ObjectIdentifier(derEncoded: node) {
+            let node = try? DER.parse(parameters), let curve = try? ASN1ObjectIdentifier(derEncoded: node)
+        {
             if curve == X509OID.p256 { return .ec(.p256) }
             if curve == X509OID.p384 { return .ec(.p384) }
             if curve == X509OID.p521 { return .ec(.p521) }

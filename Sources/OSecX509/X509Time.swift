@@ -50,7 +50,9 @@ package struct X509Time: Hashable, Sendable, Comparable {
             let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
         }
-        return "\(pad(dt.year, 4))-\(pad(dt.month, 2))-\(pad(dt.day, 2))T\(pad(dt.hours, 2)):\(pad(dt.minutes, 2)):\(pad(dt.seconds, 2))Z"
+        return
+            "\(pad(dt.year, 4))-\(pad(dt.month, 2))-\(pad(dt.day, 2))"
+            + "T\(pad(dt.hours, 2)):\(pad(dt.minutes, 2)):\(pad(dt.seconds, 2))Z"
     }
 }
 

@@ -58,7 +58,10 @@ package func osec_baseline_pkcs12_parse_file(_ path: String, _ password: String,
     COpenSSLBaseline.osec_baseline_pkcs12_parse_file(path, password, seconds)
 }
 
-package func osec_baseline_x509_verify_files(_ leaf: String, _ intermediate: String, _ root: String, _ host: String, _ at_time: Int64, _ parse_each_time: Int32, _ seconds: Double) -> Double {
+package func osec_baseline_x509_verify_files(
+    _ leaf: String, _ intermediate: String, _ root: String, _ host: String, _ at_time: Int64, _ parse_each_time: Int32,
+    _ seconds: Double
+) -> Double {
     COpenSSLBaseline.osec_baseline_x509_verify_files(leaf, intermediate, root, host, at_time, parse_each_time, seconds)
 }
 

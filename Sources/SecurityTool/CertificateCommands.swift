@@ -24,31 +24,42 @@ enum CertificateCommands {
         case "pkcs12":
             var items: CFArray?
             let passphrase = options.values["P"] ?? ""
-            let status = SecPKCS12Import(contents as NSData, [kSecImportExportPassphrase as String: passphrase] as NSDictionary, &items)
+            let status = SecPKCS12Import(
+                contents as NSData, [kSecImportExportPassphrase as String: passphrase] as NSDictionary, &items)
             guard status == errSecSuccess, let entries = items as? [[String: Any]] else {
                 return ToolOutput.fail("SecKeychainItemImport", status == errSecSuccess ? errSecDecode : status)
             }
-            var identities = 0, certificates = 0
+            var identities = 0
+            var certificates = 0
             for entry in entries {
-                guard let identity = entry[kSecImportItemIdentity as String].map({ $0 as AnyObject }) as? SecIdentity else { continue }
+                guard let identity = entry[kSecImportItemIdentity as String].map({ $0 as AnyObject }) as? SecIdentity
+                else { continue }
                 var query = target
                 query[kSecValueRef as String] = identity
-                if let label = entry[kSecImportItemLabel as String] as? String { query[kSecAttrLabel as String] = label }
+                if let label = entry[kSecImportItemLabel as String] as? String {
+                    query[kSecAttrLabel as String] = label
+                }
                 let added = SecItemAdd(query as CFDictionary, nil)
                 guard added == errSecSuccess else { return ToolOutput.fail("SecKeychainItemImport", added) }
                 identities += 1
-                let chain = (entry[kSecImportItemCertChain as String] as? [AnyObject] ?? []).compactMap { $0 as? SecCertificate }
+                let chain = (entry[kSecImportItemCertChain as String] as? [AnyObject] ?? []).compactMap {
+                    $0 as? SecCertificate
+                }
                 for certificate in chain.dropFirst() {
                     var certificateQuery = target
                     certificateQuery[kSecValueRef as String] = certificate
                     let status = SecItemAdd(certificateQuery as CFDictionary, nil)
-                    if status == errSecSuccess { certificates += 1 } else if status != errSecDuplicateItem {
+                    if status == errSecSuccess {
+                        certificates += 1
+                    } else if status != errSecDuplicateItem {
                         return ToolOutput.fail("SecKeychainItemImport", status)
                     }
                 }
             }
             if identities > 0 { print("\(identities) \(identities == 1 ? "identity" : "identities") imported.") }
-            if certificates > 0 { print("\(certificates) \(certificates == 1 ? "certificate" : "certificates") imported.") }
+            if certificates > 0 {
+                print("\(certificates) \(certificates == 1 ? "certificate" : "certificates") imported.")
+            }
             return 0
         case "x509", "pemseq":
             let certificates: [SecCertificate]
@@ -88,21 +99,31 @@ enum CertificateCommands {
 
     /// `security find-certificate [-a] [-c name] [-e email] [-p] [-Z] [keychain...]`.
     static func findCertificate(_ arguments: [String]) -> Int32 {
-        guard let options = CommandOptions.parse("find-certificate", arguments, valued: "ce", flags: "apZm") else { return 2 }
+        guard let options = CommandOptions.parse("find-certificate", arguments, valued: "ce", flags: "apZm") else {
+            return 2
+        }
         var found: [(SecCertificate, [String: Any], String)] = []
         for (keychain, path) in keychains(options.operands) {
-            var query: [String: Any] = [kSecClass as String: kSecClassCertificate, kSecReturnRef as String: true,
-                                        kSecReturnAttributes as String: true, kSecMatchLimit as String: kSecMatchLimitAll]
+            var query: [String: Any] = [
+                kSecClass as String: kSecClassCertificate, kSecReturnRef as String: true,
+                kSecReturnAttributes as String: true, kSecMatchLimit as String: kSecMatchLimitAll,
+            ]
             if let keychain { query[kSecUseKeychain as String] = keychain }
             if let email = options.values["e"] { query[kSecMatchEmailAddressIfPresent as String] = email }
             var result: CFTypeRef?
             guard SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess else { continue }
             for item in (result as? [[String: Any]]) ?? [] {
-                guard let certificate = item[kSecValueRef as String].map({ $0 as AnyObject }) as? SecCertificate else { continue }
+                guard let certificate = item[kSecValueRef as String].map({ $0 as AnyObject }) as? SecCertificate else {
+                    continue
+                }
                 if let email = options.values["e"] {
                     var addresses: CFArray?
                     _ = SecCertificateCopyEmailAddresses(certificate, &addresses)
-                    guard ((addresses as? [String]) ?? []).contains(where: { $0.caseInsensitiveCompare(email) == .orderedSame }) else { continue }
+                    guard
+                        ((addresses as? [String]) ?? []).contains(where: {
+                            $0.caseInsensitiveCompare(email) == .orderedSame
+                        })
+                    else { continue }
                 }
                 if let name = options.values["c"] {
                     let summary = (SecCertificateCopySubjectSummary(certificate) as String?) ?? ""
@@ -135,8 +156,10 @@ enum CertificateCommands {
         let alias = ((addresses as? [String]) ?? []).first ?? attributes[kSecAttrLabel as String]
         let rows: [(String, String, Any?)] = [
             ("alis", "blob", alias), ("cenc", "uint32", attributes["cenc"]), ("ctyp", "uint32", attributes["ctyp"]),
-            ("hpky", "blob", attributes["pkhh"]), ("issu", "blob", attributes["issr"]), ("labl", "blob", attributes["labl"]),
-            ("skid", "blob", attributes["skid"]), ("snbr", "blob", attributes["slnr"]), ("subj", "blob", attributes["subj"]),
+            ("hpky", "blob", attributes["pkhh"]), ("issu", "blob", attributes["issr"]),
+            ("labl", "blob", attributes["labl"]),
+            ("skid", "blob", attributes["skid"]), ("snbr", "blob", attributes["slnr"]),
+            ("subj", "blob", attributes["subj"]),
         ]
         var text = "keychain: \"\(keychainPath)\"\nversion: 256\nclass: 0x80001000 \nattributes:\n"
         for (name, type, value) in rows {
@@ -162,21 +185,29 @@ enum CertificateCommands {
         let title: String
         switch policyName {
         case "basic": (policy, title) = (SecPolicyCreateBasicX509(), "X.509 Basic")
-        case "ssl-client": (policy, title) = (SecPolicyCreateSSL(false, options.values["s"] as CFString?), "SSL (client)")
-        case "ssl-server": (policy, title) = (SecPolicyCreateSSL(true, options.values["s"] as CFString?), "SSL (server)")
-        default: return ToolOutput.usage("find-identity", "policy \(policyName) is not supported (basic, ssl-client, ssl-server)")
+        case "ssl-client":
+            (policy, title) = (SecPolicyCreateSSL(false, options.values["s"] as CFString?), "SSL (client)")
+        case "ssl-server":
+            (policy, title) = (SecPolicyCreateSSL(true, options.values["s"] as CFString?), "SSL (server)")
+        default:
+            return ToolOutput.usage(
+                "find-identity", "policy \(policyName) is not supported (basic, ssl-client, ssl-server)")
         }
         var all: [(hash: String, name: String, valid: Bool, reason: String)] = []
         for (keychain, _) in keychains(options.operands) {
-            var query: [String: Any] = [kSecClass as String: kSecClassIdentity, kSecReturnRef as String: true,
-                                        kSecMatchLimit as String: kSecMatchLimitAll]
+            var query: [String: Any] = [
+                kSecClass as String: kSecClassIdentity, kSecReturnRef as String: true,
+                kSecMatchLimit as String: kSecMatchLimitAll,
+            ]
             if let keychain { query[kSecUseKeychain as String] = keychain }
             var result: CFTypeRef?
             guard SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess else { continue }
             for item in (result as? [AnyObject]) ?? [] {
                 guard let identity = item as? SecIdentity else { continue }
                 var certificate: SecCertificate?
-                guard SecIdentityCopyCertificate(identity, &certificate) == errSecSuccess, let certificate else { continue }
+                guard SecIdentityCopyCertificate(identity, &certificate) == errSecSuccess, let certificate else {
+                    continue
+                }
                 let name = (SecCertificateCopySubjectSummary(certificate) as String?) ?? ""
                 if policyName == "basic", let wanted = options.values["s"], !name.contains(wanted) { continue }
                 var trust: SecTrust?
@@ -184,7 +215,11 @@ enum CertificateCommands {
                 var error: CFError?
                 let valid = trust.map { SecTrustEvaluateWithError($0, &error) } ?? false
                 let reason = error.map { "(\($0.localizedDescription))" } ?? ""
-                all.append((ItemPrinter.hex(Digest.hash(.sha1, SecCertificateCopyData(certificate) as Data)), name, valid, reason))
+                all.append(
+                    (
+                        ItemPrinter.hex(Digest.hash(.sha1, SecCertificateCopyData(certificate) as Data)), name, valid,
+                        reason
+                    ))
             }
         }
         let valid = all.filter(\.valid)

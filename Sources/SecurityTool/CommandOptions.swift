@@ -22,7 +22,8 @@ struct CommandOptions {
                 operands += arguments[(index + 1)...]
                 break
             }
-            guard argument.hasPrefix("-"), argument.count >= 2 else {  // options may follow operands (`import file -k kc`)
+            // options may follow operands (`import file -k kc`)
+            guard argument.hasPrefix("-"), argument.count >= 2 else {
                 operands.append(argument)
                 index += 1
                 continue
@@ -55,8 +56,10 @@ struct CommandOptions {
 
 extension CommandOptions {
     /// The command's options, or nil after printing the usage error (the caller exits with 2).
-    static func parse(_ command: String, _ arguments: [String], valued: String, flags: String,
-                      promptable: String = "") -> CommandOptions? {
+    static func parse(
+        _ command: String, _ arguments: [String], valued: String, flags: String,
+        promptable: String = ""
+    ) -> CommandOptions? {
         do {
             return try CommandOptions(arguments, valued: valued, flags: flags, promptable: promptable)
         } catch {

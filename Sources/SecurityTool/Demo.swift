@@ -38,19 +38,28 @@ enum Demo {
         var error: Unmanaged<CFError>?
         let message = Data("Hello from OpenSecurity on Linux".utf8)
 
-        for (name, type, bits) in [("RSA-2048", kSecAttrKeyTypeRSA, 2048), ("EC P-256", kSecAttrKeyTypeECSECPrimeRandom, 256)] {
+        for (name, type, bits) in [
+            ("RSA-2048", kSecAttrKeyTypeRSA, 2048), ("EC P-256", kSecAttrKeyTypeECSECPrimeRandom, 256),
+        ] {
             step("\(name): SecKeyCreateRandomKey")
             let attributes: [String: Any] = [kSecAttrKeyType as String: type, kSecAttrKeySizeInBits as String: bits]
-            let privateKey = try unwrap(SecKeyCreateRandomKey(attributes as CFDictionary, &error), error, "SecKeyCreateRandomKey")
+            let privateKey = try unwrap(
+                SecKeyCreateRandomKey(attributes as CFDictionary, &error), error, "SecKeyCreateRandomKey")
             let publicKey = try unwrap(SecKeyCopyPublicKey(privateKey), nil, "SecKeyCopyPublicKey")
             print("private key: \(privateKey)")
             print("block size: \(SecKeyGetBlockSize(privateKey)) bytes")
-            let external = try unwrap(SecKeyCopyExternalRepresentation(publicKey, &error), error, "SecKeyCopyExternalRepresentation") as Data
+            let external =
+                try unwrap(
+                    SecKeyCopyExternalRepresentation(publicKey, &error), error, "SecKeyCopyExternalRepresentation")
+                as Data
             print("public key external representation (\(external.count) bytes): \(hex(external))")
 
             let isRSA = type == kSecAttrKeyTypeRSA
             let signing: SecKeyAlgorithm = isRSA ? .rsaSignatureMessagePSSSHA256 : .ecdsaSignatureMessageX962SHA256
-            let signature = try unwrap(SecKeyCreateSignature(privateKey, signing, message as CFData, &error), error, "SecKeyCreateSignature") as Data
+            let signature =
+                try unwrap(
+                    SecKeyCreateSignature(privateKey, signing, message as CFData, &error), error,
+                    "SecKeyCreateSignature") as Data
             print("signature (\(signing.rawValue), \(signature.count) bytes): \(hex(signature))")
             let valid = SecKeyVerifySignature(publicKey, signing, message as CFData, signature as CFData, &error)
             print("SecKeyVerifySignature: \(valid)")
@@ -59,30 +68,53 @@ enum Demo {
             let invalid = SecKeyVerifySignature(publicKey, signing, tampered as CFData, signature as CFData, &error)
             let code = error.map { $0.takeRetainedValue().code } ?? 0
             print("SecKeyVerifySignature on a tampered message: \(invalid) (OSStatus \(code))")
-            guard valid, !invalid else { throw DemoFailure(description: "signature verification gave the wrong answer") }
+            guard valid, !invalid else {
+                throw DemoFailure(description: "signature verification gave the wrong answer")
+            }
 
-            let encryption: SecKeyAlgorithm = isRSA ? .rsaEncryptionOAEPSHA256 : .eciesEncryptionStandardVariableIVX963SHA256AESGCM
-            let ciphertext = try unwrap(SecKeyCreateEncryptedData(publicKey, encryption, message as CFData, &error), error, "SecKeyCreateEncryptedData") as Data
+            let encryption: SecKeyAlgorithm =
+                isRSA ? .rsaEncryptionOAEPSHA256 : .eciesEncryptionStandardVariableIVX963SHA256AESGCM
+            let ciphertext =
+                try unwrap(
+                    SecKeyCreateEncryptedData(publicKey, encryption, message as CFData, &error), error,
+                    "SecKeyCreateEncryptedData") as Data
             print("encrypted (\(encryption.rawValue), \(ciphertext.count) bytes): \(hex(ciphertext))")
-            let plaintext = try unwrap(SecKeyCreateDecryptedData(privateKey, encryption, ciphertext as CFData, &error), error, "SecKeyCreateDecryptedData") as Data
+            let plaintext =
+                try unwrap(
+                    SecKeyCreateDecryptedData(privateKey, encryption, ciphertext as CFData, &error), error,
+                    "SecKeyCreateDecryptedData") as Data
             print("decrypted: \"\(String(decoding: plaintext, as: UTF8.self))\"")
-            guard plaintext == message else { throw DemoFailure(description: "decryption did not return the plaintext") }
+            guard plaintext == message else {
+                throw DemoFailure(description: "decryption did not return the plaintext")
+            }
         }
 
         step("ECDH: SecKeyCopyKeyExchangeResult (X9.63 KDF, SHA-256, 32 bytes)")
-        let ec: [String: Any] = [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256]
+        let ec: [String: Any] = [
+            kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256,
+        ]
         let alice = try unwrap(SecKeyCreateRandomKey(ec as CFDictionary, &error), error, "SecKeyCreateRandomKey")
         let bob = try unwrap(SecKeyCreateRandomKey(ec as CFDictionary, &error), error, "SecKeyCreateRandomKey")
         let params: [String: Any] = [SecKeyKeyExchangeParameter.requestedSize.rawValue as String: 32]
-        let ab = try unwrap(SecKeyCopyKeyExchangeResult(alice, .ecdhKeyExchangeStandardX963SHA256, try unwrap(SecKeyCopyPublicKey(bob), nil, "public key"), params as CFDictionary, &error), error, "key exchange") as Data
-        let ba = try unwrap(SecKeyCopyKeyExchangeResult(bob, .ecdhKeyExchangeStandardX963SHA256, try unwrap(SecKeyCopyPublicKey(alice), nil, "public key"), params as CFDictionary, &error), error, "key exchange") as Data
+        let ab =
+            try unwrap(
+                SecKeyCopyKeyExchangeResult(
+                    alice, .ecdhKeyExchangeStandardX963SHA256, try unwrap(SecKeyCopyPublicKey(bob), nil, "public key"),
+                    params as CFDictionary, &error), error, "key exchange") as Data
+        let ba =
+            try unwrap(
+                SecKeyCopyKeyExchangeResult(
+                    bob, .ecdhKeyExchangeStandardX963SHA256, try unwrap(SecKeyCopyPublicKey(alice), nil, "public key"),
+                    params as CFDictionary, &error), error, "key exchange") as Data
         print("Alice's secret: \(hex(ab, limit: 32))")
         print("Bob's secret:   \(hex(ba, limit: 32))")
         guard ab == ba else { throw DemoFailure(description: "the two sides derived different secrets") }
 
         step("Errors: Apple's OSStatus codes and messages")
-        let bad = SecKeyCreateWithData(Data([0x30, 0x03, 0x02, 0x01]) as CFData,
-                                       [kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeyClass as String: kSecAttrKeyClassPrivate] as CFDictionary, &error)
+        let bad = SecKeyCreateWithData(
+            Data([0x30, 0x03, 0x02, 0x01]) as CFData,
+            [kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeyClass as String: kSecAttrKeyClassPrivate]
+                as CFDictionary, &error)
         if bad == nil, let e = error?.takeRetainedValue() {
             print("SecKeyCreateWithData(garbage) → nil, \(e.domain) \(e.code): \(e.localizedDescription)")
         }

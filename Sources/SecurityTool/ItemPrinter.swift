@@ -6,25 +6,29 @@ import Security
 enum ItemPrinter {
     /// The attributes security(1) lists per class: (printed name, type, attribute key).
     static func layout(_ kind: PasswordCommands.Kind) -> [(name: String, type: String, key: String)] {
-        let common: [(String, String, String)] = [("0x00000007 ", "blob", "labl"), ("0x00000008 ", "blob", "alis"), ("\"acct\"", "blob", "acct")]
+        let common: [(String, String, String)] = [
+            ("0x00000007 ", "blob", "labl"), ("0x00000008 ", "blob", "alis"), ("\"acct\"", "blob", "acct"),
+        ]
         switch kind {
         case .generic:
-            return common + [
-                ("\"cdat\"", "timedate", "cdat"), ("\"crtr\"", "uint32", "crtr"), ("\"cusi\"", "sint32", "cusi"),
-                ("\"desc\"", "blob", "desc"), ("\"gena\"", "blob", "gena"), ("\"icmt\"", "blob", "icmt"),
-                ("\"invi\"", "sint32", "invi"), ("\"mdat\"", "timedate", "mdat"), ("\"nega\"", "sint32", "nega"),
-                ("\"prot\"", "blob", "prot"), ("\"scrp\"", "sint32", "scrp"), ("\"svce\"", "blob", "svce"),
-                ("\"type\"", "uint32", "type"),
-            ].map { (name: $0.0, type: $0.1, key: $0.2) }
+            return common
+                + [
+                    ("\"cdat\"", "timedate", "cdat"), ("\"crtr\"", "uint32", "crtr"), ("\"cusi\"", "sint32", "cusi"),
+                    ("\"desc\"", "blob", "desc"), ("\"gena\"", "blob", "gena"), ("\"icmt\"", "blob", "icmt"),
+                    ("\"invi\"", "sint32", "invi"), ("\"mdat\"", "timedate", "mdat"), ("\"nega\"", "sint32", "nega"),
+                    ("\"prot\"", "blob", "prot"), ("\"scrp\"", "sint32", "scrp"), ("\"svce\"", "blob", "svce"),
+                    ("\"type\"", "uint32", "type"),
+                ].map { (name: $0.0, type: $0.1, key: $0.2) }
         case .internet:
-            return common + [
-                ("\"atyp\"", "blob", "atyp"), ("\"cdat\"", "timedate", "cdat"), ("\"crtr\"", "uint32", "crtr"),
-                ("\"cusi\"", "sint32", "cusi"), ("\"desc\"", "blob", "desc"), ("\"icmt\"", "blob", "icmt"),
-                ("\"invi\"", "sint32", "invi"), ("\"mdat\"", "timedate", "mdat"), ("\"nega\"", "sint32", "nega"),
-                ("\"path\"", "blob", "path"), ("\"port\"", "uint32", "port"), ("\"prot\"", "blob", "prot"),
-                ("\"ptcl\"", "uint32", "ptcl"), ("\"scrp\"", "sint32", "scrp"), ("\"sdmn\"", "blob", "sdmn"),
-                ("\"srvr\"", "blob", "srvr"), ("\"type\"", "uint32", "type"),
-            ].map { (name: $0.0, type: $0.1, key: $0.2) }
+            return common
+                + [
+                    ("\"atyp\"", "blob", "atyp"), ("\"cdat\"", "timedate", "cdat"), ("\"crtr\"", "uint32", "crtr"),
+                    ("\"cusi\"", "sint32", "cusi"), ("\"desc\"", "blob", "desc"), ("\"icmt\"", "blob", "icmt"),
+                    ("\"invi\"", "sint32", "invi"), ("\"mdat\"", "timedate", "mdat"), ("\"nega\"", "sint32", "nega"),
+                    ("\"path\"", "blob", "path"), ("\"port\"", "uint32", "port"), ("\"prot\"", "blob", "prot"),
+                    ("\"ptcl\"", "uint32", "ptcl"), ("\"scrp\"", "sint32", "scrp"), ("\"sdmn\"", "blob", "sdmn"),
+                    ("\"srvr\"", "blob", "srvr"), ("\"type\"", "uint32", "type"),
+                ].map { (name: $0.0, type: $0.1, key: $0.2) }
         }
     }
 

@@ -8,8 +8,12 @@ import Security
 /// are not offered: a keychain created without a password is protected by its device key and needs no unlock.
 enum KeychainCommands {
     static func create(_ arguments: [String]) -> Int32 {
-        guard let options = CommandOptions.parse("create-keychain", arguments, valued: "p", flags: "P") else { return 2 }
-        guard !options.operands.isEmpty else { return ToolOutput.usage("create-keychain", "a keychain name is required") }
+        guard let options = CommandOptions.parse("create-keychain", arguments, valued: "p", flags: "P") else {
+            return 2
+        }
+        guard !options.operands.isEmpty else {
+            return ToolOutput.usage("create-keychain", "a keychain name is required")
+        }
         var password = options.values["p"]
         if options.flags.contains("P") {
             guard let line = ToolOutput.readSecretLine(prompt: "password for new keychain: ") else { return 1 }
@@ -46,7 +50,10 @@ enum KeychainCommands {
     /// preference store), so `-s` explains that instead.
     static func defaultKeychain(_ arguments: [String]) -> Int32 {
         if arguments.first == "-s" {
-            ToolOutput.error("default-keychain -s: set \(SecKeychainConfiguration.keychainEnvironmentVariable)=<path> to choose the default keychain")
+            ToolOutput.error(
+                "default-keychain -s: set \(SecKeychainConfiguration.keychainEnvironmentVariable)=<path> to choose "
+                    + "the default keychain"
+            )
             return 2
         }
         print("    \"\(KeychainOperand.defaultKeychainPath())\"")
@@ -56,7 +63,8 @@ enum KeychainCommands {
     /// The default keychain first, then the other keychains in its directory.
     static func list(_ arguments: [String]) -> Int32 {
         guard arguments.isEmpty else {
-            ToolOutput.error("list-keychains: the search list is the default keychain's directory; options are not supported")
+            ToolOutput.error(
+                "list-keychains: the search list is the default keychain's directory; options are not supported")
             return 2
         }
         let defaultPath = KeychainOperand.defaultKeychainPath()

@@ -16,13 +16,17 @@ enum PasswordCommands {
         var attributeOptions: [(Character, CFString)] {
             switch self {
             case .generic:
-                return [("a", kSecAttrAccount), ("s", kSecAttrService), ("l", kSecAttrLabel), ("j", kSecAttrComment),
-                        ("D", kSecAttrDescription), ("G", kSecAttrGeneric), ("c", kSecAttrCreator), ("C", kSecAttrType)]
+                return [
+                    ("a", kSecAttrAccount), ("s", kSecAttrService), ("l", kSecAttrLabel), ("j", kSecAttrComment),
+                    ("D", kSecAttrDescription), ("G", kSecAttrGeneric), ("c", kSecAttrCreator), ("C", kSecAttrType),
+                ]
             case .internet:
-                return [("a", kSecAttrAccount), ("s", kSecAttrServer), ("l", kSecAttrLabel), ("j", kSecAttrComment),
-                        ("D", kSecAttrDescription), ("d", kSecAttrSecurityDomain), ("p", kSecAttrPath),
-                        ("r", kSecAttrProtocol), ("t", kSecAttrAuthenticationType), ("P", kSecAttrPort),
-                        ("c", kSecAttrCreator), ("C", kSecAttrType)]
+                return [
+                    ("a", kSecAttrAccount), ("s", kSecAttrServer), ("l", kSecAttrLabel), ("j", kSecAttrComment),
+                    ("D", kSecAttrDescription), ("d", kSecAttrSecurityDomain), ("p", kSecAttrPath),
+                    ("r", kSecAttrProtocol), ("t", kSecAttrAuthenticationType), ("P", kSecAttrPort),
+                    ("c", kSecAttrCreator), ("C", kSecAttrType),
+                ]
             }
         }
 
@@ -32,7 +36,10 @@ enum PasswordCommands {
     // MARK: add
 
     static func add(_ kind: Kind, _ arguments: [String]) -> Int32 {
-        guard let options = CommandOptions.parse("add-\(kind.noun)", arguments, valued: kind.valuedLetters + "wTX", flags: "UA", promptable: "w") else { return 2 }
+        guard
+            let options = CommandOptions.parse(
+                "add-\(kind.noun)", arguments, valued: kind.valuedLetters + "wTX", flags: "UA", promptable: "w")
+        else { return 2 }
         guard var query = try? attributeQuery(kind, options) else {
             return ToolOutput.usage("add-\(kind.noun)", "-c, -C, -r and -t take four-character codes, -P a port number")
         }
@@ -42,13 +49,17 @@ enum PasswordCommands {
             password = line
         }
         if let hex = options.values["X"] {
-            guard let bytes = HexDecoding.data(hex) else { return ToolOutput.usage("add-\(kind.noun)", "-X expects hexadecimal data") }
+            guard let bytes = HexDecoding.data(hex) else {
+                return ToolOutput.usage("add-\(kind.noun)", "-X expects hexadecimal data")
+            }
             query[kSecValueData as String] = bytes
         } else {
             query[kSecValueData as String] = Data((password ?? "").utf8)
         }
         // security(1) names the item after its service (or server) when no label is given.
-        if query[kSecAttrLabel as String] == nil, let name = options.values["s"] { query[kSecAttrLabel as String] = name }
+        if query[kSecAttrLabel as String] == nil, let name = options.values["s"] {
+            query[kSecAttrLabel as String] = name
+        }
         let keychain = options.operands.first.flatMap(KeychainOperand.open)
         if let keychain { query[kSecUseKeychain as String] = keychain }
         query[kSecClass as String] = kind.itemClass
@@ -71,8 +82,11 @@ enum PasswordCommands {
     // MARK: find
 
     static func find(_ kind: Kind, _ arguments: [String]) -> Int32 {
-        guard let options = CommandOptions.parse("find-\(kind.noun)", arguments, valued: kind.valuedLetters, flags: "gw") else { return 2 }
-        guard let found = lookUp(kind, options, returnData: options.flags.contains("g") || options.flags.contains("w")) else {
+        guard
+            let options = CommandOptions.parse("find-\(kind.noun)", arguments, valued: kind.valuedLetters, flags: "gw")
+        else { return 2 }
+        guard let found = lookUp(kind, options, returnData: options.flags.contains("g") || options.flags.contains("w"))
+        else {
             return ToolOutput.fail("SecKeychainSearchCopyNext", errSecItemNotFound)
         }
         switch found {
@@ -95,7 +109,9 @@ enum PasswordCommands {
     // MARK: delete
 
     static func delete(_ kind: Kind, _ arguments: [String]) -> Int32 {
-        guard let options = CommandOptions.parse("delete-\(kind.noun)", arguments, valued: kind.valuedLetters, flags: "") else { return 2 }
+        guard
+            let options = CommandOptions.parse("delete-\(kind.noun)", arguments, valued: kind.valuedLetters, flags: "")
+        else { return 2 }
         guard let found = lookUp(kind, options, returnData: false) else {
             return ToolOutput.fail("SecKeychainSearchCopyNext", errSecItemNotFound)
         }
@@ -105,7 +121,9 @@ enum PasswordCommands {
         case .success(let item):
             print(ItemPrinter.describe(item.attributes, kind: kind, keychainPath: item.keychainPath), terminator: "")
             // Exactly the item shown: by its persistent reference.
-            var query: [String: Any] = [kSecClass as String: kind.itemClass, kSecValuePersistentRef as String: item.persistentRef]
+            var query: [String: Any] = [
+                kSecClass as String: kind.itemClass, kSecValuePersistentRef as String: item.persistentRef,
+            ]
             if let keychain = item.keychain { query[kSecUseKeychain as String] = keychain }
             let status = SecItemDelete(query as CFDictionary)
             guard status == errSecSuccess else { return ToolOutput.fail("SecKeychainItemDelete", status) }
@@ -124,8 +142,12 @@ enum PasswordCommands {
     }
 
     /// The first matching item in the keychains named by the operands (the default keychain when none).
-    private static func lookUp(_ kind: Kind, _ options: CommandOptions, returnData: Bool) -> Result<FoundItem, OSStatusFailure>? {
-        guard var query = try? attributeQuery(kind, options) else { return .failure(OSStatusFailure(status: errSecParam)) }
+    private static func lookUp(
+        _ kind: Kind, _ options: CommandOptions, returnData: Bool
+    ) -> Result<FoundItem, OSStatusFailure>? {
+        guard var query = try? attributeQuery(kind, options) else {
+            return .failure(OSStatusFailure(status: errSecParam))
+        }
         query[kSecClass as String] = kind.itemClass
         query[kSecReturnAttributes as String] = true
         query[kSecReturnPersistentRef as String] = true
@@ -141,8 +163,11 @@ enum PasswordCommands {
                 return .failure(OSStatusFailure(status: status == errSecSuccess ? errSecInternal : status))
             }
             let path = keychain.map { KeychainOperand.path(of: $0) } ?? KeychainOperand.defaultKeychainPath()
-            return .success(FoundItem(attributes: attributes, persistentRef: attributes[kSecValuePersistentRef as String] as? Data ?? Data(),
-                                      keychain: keychain, keychainPath: path))
+            return .success(
+                FoundItem(
+                    attributes: attributes,
+                    persistentRef: attributes[kSecValuePersistentRef as String] as? Data ?? Data(),
+                    keychain: keychain, keychainPath: path))
         }
         return nil
     }
@@ -156,10 +181,14 @@ enum PasswordCommands {
             guard let value = options.values[letter] else { continue }
             switch letter {
             case "P":
-                guard let port = Int(value), (0...65535).contains(port) else { throw CommandOptions.UsageError(message: "bad port") }
+                guard let port = Int(value), (0...65535).contains(port) else {
+                    throw CommandOptions.UsageError(message: "bad port")
+                }
                 query[attribute as String] = port
             case "c", "C", "r", "t":
-                guard value.utf8.count == 4 else { throw CommandOptions.UsageError(message: "four-character code expected") }
+                guard value.utf8.count == 4 else {
+                    throw CommandOptions.UsageError(message: "four-character code expected")
+                }
                 query[attribute as String] = letter == "c" || letter == "C" ? fourCharCode(value) as Any : value
             case "G":
                 query[attribute as String] = Data(value.utf8)

@@ -54,7 +54,9 @@ enum SecurityCommand {
         case "show-keychain-info": return KeychainCommands.showInfo(rest)
         case "demo": return Demo.run(rest)
         case "error": return ErrorCommand.run(rest)
-        case "help", "-h": print(usage); return 0
+        case "help", "-h":
+            print(usage)
+            return 0
         default:
             FileHandle.standardError.write(Data("security: unknown command \"\(command)\"\n".utf8))
             return 1

@@ -28,9 +28,11 @@ func open(_ path: String) -> SecKeychain {
 }
 
 func add(_ keychain: SecKeychain, _ prefix: String, _ i: Int) -> OSStatus {
-    let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "stress",
-                                kSecAttrAccount as String: "\(prefix)-\(i)", kSecValueData as String: Data("secret-\(prefix)-\(i)".utf8),
-                                kSecUseKeychain as String: keychain]
+    let query: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "stress",
+        kSecAttrAccount as String: "\(prefix)-\(i)", kSecValueData as String: Data("secret-\(prefix)-\(i)".utf8),
+        kSecUseKeychain as String: keychain,
+    ]
     return SecItemAdd(query as CFDictionary, nil)
 }
 
@@ -44,9 +46,11 @@ case "add" where args.count == 4:
         guard status == errSecSuccess else { fail("add \(i): \(status) \(SecCopyLastErrorMessage() ?? "")") }
         say("added \(i)")
         var result: CFTypeRef?
-        let read: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "stress",
-                                   kSecAttrAccount as String: "\(args[2])-\(i)", kSecReturnData as String: true,
-                                   kSecUseKeychain as String: keychain]
+        let read: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "stress",
+            kSecAttrAccount as String: "\(args[2])-\(i)", kSecReturnData as String: true,
+            kSecUseKeychain as String: keychain,
+        ]
         let readStatus = SecItemCopyMatching(read as CFDictionary, &result)
         guard readStatus == errSecSuccess, result as? Data == Data("secret-\(args[2])-\(i)".utf8) else {
             fail("read \(i): \(readStatus)")
@@ -63,8 +67,10 @@ case "add-forever" where args.count == 3:
     }
 case "set" where args.count == 4:
     let keychain = open(args[1])
-    let match: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "stress",
-                                kSecAttrAccount as String: args[2], kSecUseKeychain as String: keychain]
+    let match: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "stress",
+        kSecAttrAccount as String: args[2], kSecUseKeychain as String: keychain,
+    ]
     let value = Data(args[3].utf8)
     var status = SecItemUpdate(match as CFDictionary, [kSecValueData as String: value] as CFDictionary)
     if status == errSecItemNotFound {
@@ -75,25 +81,33 @@ case "set" where args.count == 4:
     guard status == errSecSuccess else { fail("set: \(status) \(SecCopyLastErrorMessage() ?? "")") }
 case "delete" where args.count == 3:
     let keychain = open(args[1])
-    let match: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "stress",
-                                kSecAttrAccount as String: args[2], kSecUseKeychain as String: keychain]
+    let match: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "stress",
+        kSecAttrAccount as String: args[2], kSecUseKeychain as String: keychain,
+    ]
     let status = SecItemDelete(match as CFDictionary)
     guard status == errSecSuccess else { fail("delete: \(status) \(SecCopyLastErrorMessage() ?? "")") }
 case "resolve" where args.count == 3:
     let keychain = open(args[1])
     var bytes: [UInt8] = []
     var hex = Substring(args[2])
-    while hex.count >= 2, let b = UInt8(hex.prefix(2), radix: 16) { bytes.append(b); hex = hex.dropFirst(2) }
+    while hex.count >= 2, let b = UInt8(hex.prefix(2), radix: 16) {
+        bytes.append(b)
+        hex = hex.dropFirst(2)
+    }
     var result: CFTypeRef?
-    let query: [String: Any] = [kSecValuePersistentRef as String: Data(bytes), kSecReturnRef as String: true,
-                                kSecUseKeychain as String: keychain]
+    let query: [String: Any] = [
+        kSecValuePersistentRef as String: Data(bytes), kSecReturnRef as String: true,
+        kSecUseKeychain as String: keychain,
+    ]
     let status = SecItemCopyMatching(query as CFDictionary, &result)
     guard status == errSecSuccess else { fail("resolve: \(status) \(SecCopyLastErrorMessage() ?? "")") }
     if let identity = result as? SecIdentity {
         var certificate: SecCertificate?
         var key: SecKey?
         guard SecIdentityCopyCertificate(identity, &certificate) == errSecSuccess, let certificate,
-              SecIdentityCopyPrivateKey(identity, &key) == errSecSuccess, key != nil else { fail("identity parts") }
+            SecIdentityCopyPrivateKey(identity, &key) == errSecSuccess, key != nil
+        else { fail("identity parts") }
         say("identity \(SecCertificateCopySubjectSummary(certificate) ?? "")")
     } else if let certificate = result as? SecCertificate {
         say("certificate \(SecCertificateCopySubjectSummary(certificate) ?? "")")

@@ -22,7 +22,8 @@ import Testing
     @Test func bundlesWithCRLFLeadingTextAndMixedTypes() throws {
         let cert = PEMDocument(type: "CERTIFICATE", derBytes: Self.der).pemString
         let key = PEMDocument(type: "PRIVATE KEY", derBytes: [1, 2, 3]).pemString
-        var bundle = "Bag Attributes\n    friendlyName: test\nsubject=/CN=x\n" + cert + "\n\n  trailing words\n" + key + "end\n"
+        var bundle =
+            "Bag Attributes\n    friendlyName: test\nsubject=/CN=x\n" + cert + "\n\n  trailing words\n" + key + "end\n"
         bundle = bundle.replacingOccurrences(of: "\n", with: "\r\n")
         // Whitespace inside base64 and an indented body line are tolerated.
         bundle = bundle.replacingOccurrences(of: "AAECAwQF", with: "AAEC AwQF\t")
@@ -45,7 +46,10 @@ import Testing
             -----END RSA PRIVATE KEY-----
             """
         let document = try PEMDocument(pemString: text)
-        #expect(document.headers == ["Proc-Type": "4,ENCRYPTED", "DEK-Info": "AES-256-CBC,0123456789ABCDEF0123456789ABCDEF"])
+        #expect(
+            document.headers == [
+                "Proc-Type": "4,ENCRYPTED", "DEK-Info": "AES-256-CBC,0123456789ABCDEF0123456789ABCDEF",
+            ])
         #expect(document.derBytes == [1, 2, 3])
         #expect(document.pemString == text + "\n")
         expectASN1Error(.invalidPEM) {
@@ -96,8 +100,10 @@ import Testing
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        let cert = try PEMDocument(pemString: String(contentsOf: directory.appendingPathComponent("c.pem"), encoding: .utf8))
-        let key = try PEMDocument(pemString: String(contentsOf: directory.appendingPathComponent("k.pem"), encoding: .utf8))
+        let cert = try PEMDocument(
+            pemString: String(contentsOf: directory.appendingPathComponent("c.pem"), encoding: .utf8))
+        let key = try PEMDocument(
+            pemString: String(contentsOf: directory.appendingPathComponent("k.pem"), encoding: .utf8))
         #expect(cert.type == "CERTIFICATE")
         #expect(key.type == "PRIVATE KEY")
         for document in [cert, key] {

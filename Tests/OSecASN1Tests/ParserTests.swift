@@ -76,7 +76,9 @@ import Testing
         expectASN1Error(.invalidLength) { try DER.parse(hex("04 80 00 00"), rules: .basic) }
         expectASN1Error(.invalidIdentifier) { try DER.parse(hex("30 02 00 00")) }
         // Found by the fuzzer: universal tag 0 with an indefinite length must be rejected as well.
-        expectASN1Error(.invalidIdentifier) { try DER.parse(hex("30 80 02 01 03 20 80 04 01 61 00 00 00 00"), rules: .basic) }
+        expectASN1Error(.invalidIdentifier) {
+            try DER.parse(hex("30 80 02 01 03 20 80 04 01 61 00 00 00 00"), rules: .basic)
+        }
     }
 
     @Test func constructedOctetStringConcatenatedOnlyWithBER() throws {

@@ -110,9 +110,12 @@ import Testing
 
     @Test func invalidObjectIdentifiers() {
         expectASN1Error(.invalidObjectIdentifier) { try ASN1ObjectIdentifier(derEncoded: hex("0600")) }
-        expectASN1Error(.invalidObjectIdentifier) { try ASN1ObjectIdentifier(derEncoded: hex("0603 2a 80 01")) }  // non-minimal
-        expectASN1Error(.invalidObjectIdentifier) { try ASN1ObjectIdentifier(derEncoded: hex("0602 80 2a")) }  // non-minimal first
-        expectASN1Error(.invalidObjectIdentifier) { try ASN1ObjectIdentifier(derEncoded: hex("0602 2a 86")) }  // truncated
+        // non-minimal
+        expectASN1Error(.invalidObjectIdentifier) { try ASN1ObjectIdentifier(derEncoded: hex("0603 2a 80 01")) }
+        // non-minimal first
+        expectASN1Error(.invalidObjectIdentifier) { try ASN1ObjectIdentifier(derEncoded: hex("0602 80 2a")) }
+        // truncated
+        expectASN1Error(.invalidObjectIdentifier) { try ASN1ObjectIdentifier(derEncoded: hex("0602 2a 86")) }
         expectASN1Error(.invalidObjectIdentifier) {
             try ASN1ObjectIdentifier(derEncoded: hex("060b 2a 82 ff ff ff ff ff ff ff ff 7f"))  // > 64 bits
         }
@@ -128,11 +131,14 @@ import Testing
         try coder.serialize(ASN1OctetString(hex("aa")), withIdentifier: .contextSpecific(1, constructed: false))
         try coder.serialize(5, explicitlyTaggedWithTagNumber: 2)
         #expect(coder.serializedBytes == hex("8101aa a2030201 05"))
-        let implicit = try ASN1OctetString(derEncoded: DER.parse(hex("8101aa")), withIdentifier: .contextSpecific(1, constructed: false))
+        let implicit = try ASN1OctetString(
+            derEncoded: DER.parse(hex("8101aa")), withIdentifier: .contextSpecific(1, constructed: false))
         #expect(implicit.bytes == hex("aa")[...])
         let explicit = try DER.explicitlyTagged(DER.parse(hex("a203020105")), tagNumber: 2) { try Int(derEncoded: $0) }
         #expect(explicit == 5)
-        expectASN1Error(.unexpectedTag) { try DER.explicitlyTagged(DER.parse(hex("a303020105")), tagNumber: 2) { try Int(derEncoded: $0) } }
+        expectASN1Error(.unexpectedTag) {
+            try DER.explicitlyTagged(DER.parse(hex("a303020105")), tagNumber: 2) { try Int(derEncoded: $0) }
+        }
         // Explicit tags must wrap exactly one element.
         expectASN1Error(.invalidASN1Object) {
             try DER.explicitlyTagged(DER.parse(hex("a20602010502010a")), tagNumber: 2) { try Int(derEncoded: $0) }

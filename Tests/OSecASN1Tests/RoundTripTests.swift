@@ -122,7 +122,8 @@ struct ExampleRecord: DERImplicitlyTaggable, Equatable {
             }
         }
         let perCertificate = elapsed / (rounds * certificates.count)
-        print("OSecASN1 parse+walk: \(certificates.count) certificates, \(perCertificate) per certificate (debug build)")
+        print(
+            "OSecASN1 parse+walk: \(certificates.count) certificates, \(perCertificate) per certificate (debug build)")
         #expect(nodes > 0)
     }
 }

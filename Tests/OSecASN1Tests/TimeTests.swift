@@ -12,7 +12,9 @@ import Testing
         #expect(fifty < fortyNine)
         #expect(fifty.secondsSinceEpoch == -631_152_000)
         #expect(try fortyNine.derEncoded() == Array("\u{17}\u{0D}491231235959Z".utf8))
-        expectASN1Error(.invalidTime) { try UTCTime(ASN1DateTime(year: 2050, month: 1, day: 1, hours: 0, minutes: 0, seconds: 0)) }
+        expectASN1Error(.invalidTime) {
+            try UTCTime(ASN1DateTime(year: 2050, month: 1, day: 1, hours: 0, minutes: 0, seconds: 0))
+        }
     }
 
     @Test(arguments: [
@@ -42,7 +44,8 @@ import Testing
     }
 
     @Test func generalizedTimeRules() throws {
-        expectASN1Error(.invalidTime) { try GeneralizedTime(contentBytes: Array("21000229000000Z".utf8)[...]) }  // 2100 not leap
+        // 2100 not leap
+        expectASN1Error(.invalidTime) { try GeneralizedTime(contentBytes: Array("21000229000000Z".utf8)[...]) }
         let leap = try GeneralizedTime(contentBytes: Array("20000229235959Z".utf8)[...])
         #expect(leap.dateTime.day == 29)
         #expect(try leap.derEncoded() == [0x18, 0x0f] + Array("20000229235959Z".utf8))
@@ -72,6 +75,7 @@ import Testing
         expectASN1Error(.invalidTime) { try ASN1DateTime(secondsSinceEpoch: Int64.min) }
         let date = Date(timeIntervalSince1970: 1_700_000_000)
         #expect(try ASN1DateTime(date).date == date)
-        #expect(try UTCTime(secondsSinceEpoch: 1_700_000_000).derEncoded() == [0x17, 0x0d] + Array("231114221320Z".utf8))
+        #expect(
+            try UTCTime(secondsSinceEpoch: 1_700_000_000).derEncoded() == [0x17, 0x0d] + Array("231114221320Z".utf8))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import OSecTestSupport
 import Testing
+
 @testable import OSecCrypto
 
 /// Ed25519 (RFC 8032) in the crypto layer: the RFC's first test vector, the RFC 8410 encodings, and signatures
@@ -10,7 +11,9 @@ import Testing
     static let seed = Hex.data("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60")
     static let publicKey = Hex.data("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a")
     static let signature = Hex.data(
-        "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b")
+        "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e06522490155"
+            + "5fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b"
+    )
 
     @Test func rfc8032FirstVector() throws {
         let key = try AsymmetricKey(ed25519PrivateKey: Self.seed)
@@ -57,7 +60,8 @@ import Testing
         }
         // RSA and ECDSA schemes do not apply to an Ed25519 key, nor Ed25519 to an EC key.
         #expect(throws: CryptoError.self) {
-            try AsymmetricKey(ed25519PrivateKey: Self.seed).sign(Data([1]), scheme: .rsaPKCS1v15(digest: .sha256, inputIsDigest: false))
+            try AsymmetricKey(ed25519PrivateKey: Self.seed).sign(
+                Data([1]), scheme: .rsaPKCS1v15(digest: .sha256, inputIsDigest: false))
         }
         #expect(throws: CryptoError.self) { try AsymmetricKey.generateEC(.p256).sign(Data([1]), scheme: .ed25519) }
     }
@@ -69,8 +73,10 @@ import Testing
 
         // openssl → us.
         try OpenSSLCLI.check(["genpkey", "-algorithm", "ed25519", "-out", dir.path("theirs.pem")])
-        try OpenSSLCLI.check(["pkeyutl", "-sign", "-inkey", dir.path("theirs.pem"), "-rawin", "-in", dir.path("message.bin"),
-                              "-out", dir.path("theirs.sig")])
+        try OpenSSLCLI.check([
+            "pkeyutl", "-sign", "-inkey", dir.path("theirs.pem"), "-rawin", "-in", dir.path("message.bin"),
+            "-out", dir.path("theirs.sig"),
+        ])
         let theirs = try AsymmetricKey(pem: String(decoding: dir.read("theirs.pem"), as: UTF8.self))
         #expect(theirs.algorithm == .ed25519)
         let theirSignature = try dir.read("theirs.sig")
@@ -81,12 +87,16 @@ import Testing
         let ours = try AsymmetricKey.generateEd25519()
         try dir.write("ours.pub.pem", Data(try ours.publicKey.pem(.spki).utf8))
         try dir.write("ours.sig", try ours.sign(message, scheme: .ed25519))
-        let verified = try OpenSSLCLI.run(args: ["pkeyutl", "-verify", "-pubin", "-inkey", dir.path("ours.pub.pem"), "-rawin",
-                                                 "-in", dir.path("message.bin"), "-sigfile", dir.path("ours.sig")])
+        let verified = try OpenSSLCLI.run(args: [
+            "pkeyutl", "-verify", "-pubin", "-inkey", dir.path("ours.pub.pem"), "-rawin",
+            "-in", dir.path("message.bin"), "-sigfile", dir.path("ours.sig"),
+        ])
         #expect(verified.status == 0, "openssl rejected our signature: \(verified.stderr)")
         try dir.write("ours.sig", Data(count: 64))
-        let rejected = try OpenSSLCLI.run(args: ["pkeyutl", "-verify", "-pubin", "-inkey", dir.path("ours.pub.pem"), "-rawin",
-                                                 "-in", dir.path("message.bin"), "-sigfile", dir.path("ours.sig")])
+        let rejected = try OpenSSLCLI.run(args: [
+            "pkeyutl", "-verify", "-pubin", "-inkey", dir.path("ours.pub.pem"), "-rawin",
+            "-in", dir.path("message.bin"), "-sigfile", dir.path("ours.sig"),
+        ])
         #expect(rejected.status != 0)
         // openssl reads our private key export.
         try dir.write("ours.pem", Data(try ours.pem(.pkcs8).utf8))

@@ -1,6 +1,7 @@
 import Foundation
 import OSecTestSupport
 import Testing
+
 @testable import OSecCrypto
 
 @Suite(.serialized) struct InteropTests {
@@ -10,7 +11,9 @@ import Testing
 
     @Test func importRSAFromEveryFormat() throws {
         let reference = try fx.rsaKey()
-        #expect(reference.isPrivate && reference.algorithm == .rsa && reference.bitSize == 2048 && reference.blockSize == 256)
+        #expect(
+            reference.isPrivate && reference.algorithm == .rsa && reference.bitSize == 2048
+                && reference.blockSize == 256)
         let pass = fx.passphraseData
         let privates: [AsymmetricKey] = [
             try AsymmetricKey(pem: fx.text("rsa.pem")),
@@ -39,7 +42,9 @@ import Testing
     @Test func wrongPassphrasesAreAuthenticationFailures() throws {
         let wrong = Data("wrong".utf8)
         for name in ["rsa_enc_pkcs8.pem", "rsa_des3.pem", "rsa_aes.pem", "p256_enc.pem"] {
-            #expect(throws: CryptoError(.authenticationFailed, ""), "\(name)") { try AsymmetricKey(pem: fx.text(name), passphrase: wrong) }
+            #expect(throws: CryptoError(.authenticationFailed, ""), "\(name)") {
+                try AsymmetricKey(pem: fx.text(name), passphrase: wrong)
+            }
             #expect(throws: CryptoError(.authenticationFailed, ""), "\(name)") { try AsymmetricKey(pem: fx.text(name)) }
         }
         #expect(throws: CryptoError(.authenticationFailed, "")) {
@@ -73,9 +78,13 @@ import Testing
         let cases: [(String, String, [String], String)] = [
             ("rsa1.pem", try rsa.pem(.pkcs1), ["rsa"], expectedRSAPublic),
             ("rsa8.pem", try rsa.pem(.pkcs8), ["pkey"], expectedRSAPublic),
-            ("rsa8e.pem", PEMBlock.format(label: "ENCRYPTED PRIVATE KEY",
-                                          der: try rsa.encryptedPKCS8DER(passphrase: fx.passphraseData, iterations: 1000)),
-             ["pkey", "-passin", "pass:\(InteropFixtures.passphrase)"], expectedRSAPublic),
+            (
+                "rsa8e.pem",
+                PEMBlock.format(
+                    label: "ENCRYPTED PRIVATE KEY",
+                    der: try rsa.encryptedPKCS8DER(passphrase: fx.passphraseData, iterations: 1000)),
+                ["pkey", "-passin", "pass:\(InteropFixtures.passphrase)"], expectedRSAPublic
+            ),
             ("rsapub.pem", try rsa.pem(.spki), ["pkey", "-pubin"], expectedRSAPublic),
             ("rsapub1.pem", try rsa.publicKey.pem(.pkcs1), ["rsa", "-RSAPublicKey_in"], expectedRSAPublic),
             ("ec1.pem", try ec.pem(.sec1), ["ec"], expectedECPublic),
@@ -106,7 +115,9 @@ import Testing
         switch padding {
         case .oaep(let digest):
             let md = "\(digest)"
-            options = ["-pkeyopt", "rsa_padding_mode:oaep", "-pkeyopt", "rsa_oaep_md:\(md)", "-pkeyopt", "rsa_mgf1_md:\(md)"]
+            options = [
+                "-pkeyopt", "rsa_padding_mode:oaep", "-pkeyopt", "rsa_oaep_md:\(md)", "-pkeyopt", "rsa_mgf1_md:\(md)",
+            ]
         default:
             options = ["-pkeyopt", "rsa_padding_mode:pkcs1"]
         }
@@ -114,34 +125,42 @@ import Testing
         // Ours → openssl.
         let ciphertext = try rsa.publicKey.encrypt(message, padding: padding)
         let ctPath = try dir.write("ct", ciphertext)
-        let decrypted = try OpenSSLCLI.check(["pkeyutl", "-decrypt", "-inkey", fx.dir.path("rsa.pem"), "-in", ctPath] + options)
+        let decrypted = try OpenSSLCLI.check(
+            ["pkeyutl", "-decrypt", "-inkey", fx.dir.path("rsa.pem"), "-in", ctPath] + options)
         #expect(decrypted.stdout == message)
         // openssl → ours.
-        let encrypted = try OpenSSLCLI.check(["pkeyutl", "-encrypt", "-pubin", "-inkey", fx.dir.path("rsa_spki.pem")] + options,
-                                             stdin: message)
+        let encrypted = try OpenSSLCLI.check(
+            ["pkeyutl", "-encrypt", "-pubin", "-inkey", fx.dir.path("rsa_spki.pem")] + options,
+            stdin: message)
         #expect(try rsa.decrypt(encrypted.stdout, padding: padding) == message)
     }
 
     @Test func signaturesBothWays() throws {
-        let rsa = try fx.rsaKey(), ec = try fx.ecKey("p256")
+        let rsa = try fx.rsaKey()
+        let ec = try fx.ecKey("p256")
         let dir = try TemporaryDirectory()
         let message = Data("signed message".utf8)
         let msgPath = try dir.write("msg", message)
         let pss = ["-sigopt", "rsa_padding_mode:pss", "-sigopt", "rsa_pss_saltlen:32"]
         let cases: [(String, AsymmetricKey, SignatureScheme, [String], String, String)] = [
             ("pkcs1", rsa, .rsaPKCS1v15(digest: .sha256, inputIsDigest: false), [], "rsa.pem", "rsa_spki.pem"),
-            ("pss", rsa, .rsaPSS(digest: .sha256, saltLength: 32, inputIsDigest: false), pss, "rsa.pem", "rsa_spki.pem"),
+            (
+                "pss", rsa, .rsaPSS(digest: .sha256, saltLength: 32, inputIsDigest: false), pss, "rsa.pem",
+                "rsa_spki.pem"
+            ),
             ("ecdsa", ec, .ecdsaDER(digest: .sha256, inputIsDigest: false), [], "p256_sec1.pem", "p256_spki.pem"),
         ]
         for (label, key, scheme, options, privateFile, publicFile) in cases {
             // Ours → openssl.
             let signature = try key.sign(message, scheme: scheme)
             let sigPath = try dir.write("\(label).sig", signature)
-            let verify = try OpenSSLCLI.run(args: ["dgst", "-sha256", "-verify", fx.dir.path(publicFile), "-signature", sigPath]
-                                            + options + [msgPath])
+            let verify = try OpenSSLCLI.run(
+                args: ["dgst", "-sha256", "-verify", fx.dir.path(publicFile), "-signature", sigPath]
+                    + options + [msgPath])
             #expect(verify.status == 0 && verify.stdoutText.contains("Verified OK"), "\(label): \(verify.stderr)")
             // openssl → ours.
-            let theirs = try OpenSSLCLI.check(["dgst", "-sha256", "-sign", fx.dir.path(privateFile)] + options + [msgPath])
+            let theirs = try OpenSSLCLI.check(
+                ["dgst", "-sha256", "-sign", fx.dir.path(privateFile)] + options + [msgPath])
             #expect(try key.publicKey.verify(theirs.stdout, for: message, scheme: scheme), "\(label)")
             var tampered = theirs.stdout
             tampered[tampered.count - 1] ^= 1

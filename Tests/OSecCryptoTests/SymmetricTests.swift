@@ -1,6 +1,7 @@
 import Foundation
 import OSecTestSupport
 import Testing
+
 @testable import OSecCrypto
 
 /// (cipher, `openssl enc` name, extra CLI arguments)
@@ -18,7 +19,8 @@ private let cliCiphers: [(BlockCipher, String, [String])] = [
     @Test(arguments: 0..<cliCiphers.count)
     func roundTripAndOpenSSLEnc(_ index: Int) throws {
         let (cipher, name, extra) = cliCiphers[index]
-        let key = try SecureRandom.bytes(cipher.keySize), iv = try SecureRandom.bytes(cipher.ivSize)
+        let key = try SecureRandom.bytes(cipher.keySize)
+        let iv = try SecureRandom.bytes(cipher.ivSize)
         for length in [0, 1, 15, 16, 17, 100] {
             let plaintext = try SecureRandom.bytes(length)
             let ciphertext = try SymmetricCrypto.encrypt(cipher, key: key, iv: iv, plaintext: plaintext)
@@ -33,10 +35,14 @@ private let cliCiphers: [(BlockCipher, String, [String])] = [
     }
 
     @Test func noPaddingNeedsWholeBlocks() throws {
-        let key = Data(count: 16), iv = Data(count: 16)
-        let block = try SymmetricCrypto.encrypt(.aes128CBC, key: key, iv: iv, plaintext: Data(count: 32), padding: false)
+        let key = Data(count: 16)
+        let iv = Data(count: 16)
+        let block = try SymmetricCrypto.encrypt(
+            .aes128CBC, key: key, iv: iv, plaintext: Data(count: 32), padding: false)
         #expect(block.count == 32)
-        #expect(try SymmetricCrypto.decrypt(.aes128CBC, key: key, iv: iv, ciphertext: block, padding: false) == Data(count: 32))
+        #expect(
+            try SymmetricCrypto.decrypt(.aes128CBC, key: key, iv: iv, ciphertext: block, padding: false)
+                == Data(count: 32))
         #expect(throws: CryptoError(.invalidParameter, "")) {
             try SymmetricCrypto.encrypt(.aes128CBC, key: key, iv: iv, plaintext: Data(count: 17), padding: false)
         }
@@ -50,28 +56,39 @@ private let cliCiphers: [(BlockCipher, String, [String])] = [
             try SymmetricCrypto.encrypt(.aes256CBC, key: Data(count: 32), iv: Data(count: 8), plaintext: Data())
         }
         #expect(throws: CryptoError(.invalidParameter, "")) {
-            try SymmetricCrypto.decrypt(.aes128CBC, key: Data(count: 16), iv: Data(count: 16), ciphertext: Data(count: 15))
+            try SymmetricCrypto.decrypt(
+                .aes128CBC, key: Data(count: 16), iv: Data(count: 16), ciphertext: Data(count: 15))
         }
         // Decrypting with the wrong key almost always yields bad padding.
-        let ciphertext = try SymmetricCrypto.encrypt(.aes128CBC, key: Data(count: 16), iv: Data(count: 16), plaintext: Data(count: 5))
-        var wrongKey = Data(count: 16); wrongKey[0] = 1
+        let ciphertext = try SymmetricCrypto.encrypt(
+            .aes128CBC, key: Data(count: 16), iv: Data(count: 16), plaintext: Data(count: 5))
+        var wrongKey = Data(count: 16)
+        wrongKey[0] = 1
         var failures = 0
-        do { _ = try SymmetricCrypto.decrypt(.aes128CBC, key: wrongKey, iv: Data(count: 16), ciphertext: ciphertext) } catch {
-            #expect(error.code == .decryptionFailed); failures += 1
+        do {
+            _ = try SymmetricCrypto.decrypt(.aes128CBC, key: wrongKey, iv: Data(count: 16), ciphertext: ciphertext)
+        } catch {
+            #expect(error.code == .decryptionFailed)
+            failures += 1
         }
         #expect(failures == 1)
         #expect(throws: CryptoError(.invalidParameter, "")) {
-            try SymmetricCrypto.encrypt(.rc2CBC(effectiveKeyBits: 7), key: Data(), iv: Data(count: 8), plaintext: Data())
+            try SymmetricCrypto.encrypt(
+                .rc2CBC(effectiveKeyBits: 7), key: Data(), iv: Data(count: 8), plaintext: Data())
         }
     }
 
     @Test func aesGCMWithNoncesLongerThanOpenSSLsProviderTakes() throws {
-        let key = Data(repeating: 7, count: 32), aad = Data("header".utf8), message = Data("long nonce message".utf8)
+        let key = Data(repeating: 7, count: 32)
+        let aad = Data("header".utf8)
+        let message = Data("long nonce message".utf8)
         for length in [129, 257, 1000] {
             let nonce = Data((0..<length).map { UInt8($0 & 0xFF) })
             let sealed = try AESGCM.seal(key: key, nonce: nonce, plaintext: message, aad: aad)
             #expect(sealed.ciphertext.count == message.count && sealed.tag.count == 16)
-            #expect(try AESGCM.open(key: key, nonce: nonce, ciphertext: sealed.ciphertext, tag: sealed.tag, aad: aad) == message)
+            #expect(
+                try AESGCM.open(key: key, nonce: nonce, ciphertext: sealed.ciphertext, tag: sealed.tag, aad: aad)
+                    == message)
             var badTag = sealed.tag
             badTag[0] ^= 1
             #expect(throws: CryptoError(.authenticationFailed, "")) {
@@ -89,12 +106,17 @@ private let cliCiphers: [(BlockCipher, String, [String])] = [
     }
 
     @Test func aesGCMRoundTripAndErrors() throws {
-        let key = try SecureRandom.bytes(32), nonce = try SecureRandom.bytes(12), aad = Data("header".utf8)
+        let key = try SecureRandom.bytes(32)
+        let nonce = try SecureRandom.bytes(12)
+        let aad = Data("header".utf8)
         let plaintext = Data("attack at dawn".utf8)
         let sealed = try AESGCM.seal(key: key, nonce: nonce, plaintext: plaintext, aad: aad)
         #expect(sealed.tag.count == 16)
-        #expect(try AESGCM.open(key: key, nonce: nonce, ciphertext: sealed.ciphertext, tag: sealed.tag, aad: aad) == plaintext)
-        var badTag = sealed.tag; badTag[0] ^= 1
+        #expect(
+            try AESGCM.open(key: key, nonce: nonce, ciphertext: sealed.ciphertext, tag: sealed.tag, aad: aad)
+                == plaintext)
+        var badTag = sealed.tag
+        badTag[0] ^= 1
         #expect(throws: CryptoError(.authenticationFailed, "")) {
             try AESGCM.open(key: key, nonce: nonce, ciphertext: sealed.ciphertext, tag: badTag, aad: aad)
         }
@@ -106,9 +128,15 @@ private let cliCiphers: [(BlockCipher, String, [String])] = [
         }
         let short = try AESGCM.seal(key: key, nonce: nonce, plaintext: plaintext, tagLength: 12)
         #expect(try AESGCM.open(key: key, nonce: nonce, ciphertext: short.ciphertext, tag: short.tag) == plaintext)
-        #expect(throws: CryptoError(.invalidParameter, "")) { try AESGCM.seal(key: key, nonce: Data(), plaintext: plaintext) }
-        #expect(throws: CryptoError(.invalidParameter, "")) { try AESGCM.seal(key: Data(count: 20), nonce: nonce, plaintext: plaintext) }
-        #expect(throws: CryptoError(.invalidParameter, "")) { try AESGCM.seal(key: key, nonce: nonce, plaintext: plaintext, tagLength: 8) }
+        #expect(throws: CryptoError(.invalidParameter, "")) {
+            try AESGCM.seal(key: key, nonce: Data(), plaintext: plaintext)
+        }
+        #expect(throws: CryptoError(.invalidParameter, "")) {
+            try AESGCM.seal(key: Data(count: 20), nonce: nonce, plaintext: plaintext)
+        }
+        #expect(throws: CryptoError(.invalidParameter, "")) {
+            try AESGCM.seal(key: key, nonce: nonce, plaintext: plaintext, tagLength: 8)
+        }
         let odd = try AESGCM.seal(key: key, nonce: Data(count: 1), plaintext: plaintext)
         #expect(try AESGCM.open(key: key, nonce: Data(count: 1), ciphertext: odd.ciphertext, tag: odd.tag) == plaintext)
     }

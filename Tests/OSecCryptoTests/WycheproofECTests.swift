@@ -1,6 +1,7 @@
 import Foundation
 import OSecTestSupport
 import Testing
+
 @testable import OSecCrypto
 
 private struct ECDHGroup: Decodable {
@@ -8,7 +9,10 @@ private struct ECDHGroup: Decodable {
     let encoding: String
     let tests: [Vector]
     struct Vector: Decodable {
-        let tcId: Int; let `public`, `private`, shared: String; let result: WycheproofResult; let flags: [String]
+        let tcId: Int
+        let `public`, `private`, shared: String
+        let result: WycheproofResult
+        let flags: [String]
     }
 }
 
@@ -16,7 +20,11 @@ private struct ECDSAGroup: Decodable {
     let publicKeyDer: String
     let sha: String
     let tests: [Vector]
-    struct Vector: Decodable { let tcId: Int; let msg, sig: String; let result: WycheproofResult }
+    struct Vector: Decodable {
+        let tcId: Int
+        let msg, sig: String
+        let result: WycheproofResult
+    }
 }
 
 @Suite struct WycheproofECTests {
@@ -37,8 +45,9 @@ private struct ECDSAGroup: Decodable {
                 } catch {
                     shared = nil
                 }
-                tally.record(tcId: t.tcId, expected: t.result, accepted: shared == Hex.data(t.shared),
-                             succeeded: shared != nil, note: t.flags.joined(separator: ","))
+                tally.record(
+                    tcId: t.tcId, expected: t.result, accepted: shared == Hex.data(t.shared),
+                    succeeded: shared != nil, note: t.flags.joined(separator: ","))
             }
         }
         tally.finish(numberOfTests: file.numberOfTests)
@@ -52,7 +61,8 @@ private struct ECDSAGroup: Decodable {
         for group in file.testGroups {
             let digest = try #require(Wycheproof.digest(group.sha))
             let key = try AsymmetricKey(subjectPublicKeyInfo: Hex.data(group.publicKeyDer))
-            let scheme: SignatureScheme = isP1363
+            let scheme: SignatureScheme =
+                isP1363
                 ? .ecdsaRaw(digest: digest, inputIsDigest: false)
                 : .ecdsaDER(digest: digest, inputIsDigest: false)
             for t in group.tests {

@@ -1,6 +1,7 @@
 import Foundation
 import OSecTestSupport
 import Testing
+
 @testable import OSecCrypto
 
 private struct DecryptGroup: Decodable {
@@ -8,14 +9,23 @@ private struct DecryptGroup: Decodable {
     let sha: String?
     let mgfSha: String?
     let tests: [Vector]
-    struct Vector: Decodable { let tcId: Int; let msg, ct: String; let label: String?; let result: WycheproofResult }
+    struct Vector: Decodable {
+        let tcId: Int
+        let msg, ct: String
+        let label: String?
+        let result: WycheproofResult
+    }
 }
 
 private struct SignGroup: Decodable {
     let privateKeyPkcs8: String
     let sha: String
     let tests: [Vector]
-    struct Vector: Decodable { let tcId: Int; let msg, sig: String; let result: WycheproofResult }
+    struct Vector: Decodable {
+        let tcId: Int
+        let msg, sig: String
+        let result: WycheproofResult
+    }
 }
 
 private struct VerifyGroup: Decodable {
@@ -24,7 +34,11 @@ private struct VerifyGroup: Decodable {
     let mgfSha: String?
     let sLen: Int?
     let tests: [Vector]
-    struct Vector: Decodable { let tcId: Int; let msg, sig: String; let result: WycheproofResult }
+    struct Vector: Decodable {
+        let tcId: Int
+        let msg, sig: String
+        let result: WycheproofResult
+    }
 }
 
 @Suite struct WycheproofRSATests {
@@ -38,7 +52,8 @@ private struct VerifyGroup: Decodable {
             #expect(group.mgfSha == group.sha, "OAEP with a different MGF1 hash is not supported")
             for t in group.tests {
                 let plain = try? key.decrypt(Hex.data(t.ct), padding: .oaep(digest), label: Hex.data(t.label ?? ""))
-                tally.record(tcId: t.tcId, expected: t.result, accepted: plain == Hex.data(t.msg), succeeded: plain != nil)
+                tally.record(
+                    tcId: t.tcId, expected: t.result, accepted: plain == Hex.data(t.msg), succeeded: plain != nil)
             }
         }
         tally.finish(numberOfTests: file.numberOfTests)
@@ -52,7 +67,8 @@ private struct VerifyGroup: Decodable {
             let key = try AsymmetricKey(pkcs8: Hex.data(group.privateKeyPkcs8))
             for t in group.tests {
                 let plain = try? key.decrypt(Hex.data(t.ct), padding: .pkcs1)
-                tally.record(tcId: t.tcId, expected: t.result, accepted: plain == Hex.data(t.msg), succeeded: plain != nil)
+                tally.record(
+                    tcId: t.tcId, expected: t.result, accepted: plain == Hex.data(t.msg), succeeded: plain != nil)
             }
         }
         tally.finish(numberOfTests: file.numberOfTests)
@@ -70,8 +86,9 @@ private struct VerifyGroup: Decodable {
                 let msg = Hex.data(t.msg)
                 let signature = try? key.sign(msg, scheme: scheme)
                 let verified = (try? key.publicKey.verify(Hex.data(t.sig), for: msg, scheme: scheme)) ?? false
-                tally.record(tcId: t.tcId, expected: t.result, accepted: signature == Hex.data(t.sig) && verified,
-                             succeeded: signature != nil)
+                tally.record(
+                    tcId: t.tcId, expected: t.result, accepted: signature == Hex.data(t.sig) && verified,
+                    succeeded: signature != nil)
             }
         }
         tally.finish(numberOfTests: file.numberOfTests)

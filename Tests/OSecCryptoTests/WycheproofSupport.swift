@@ -1,6 +1,7 @@
 import Foundation
 import OSecTestSupport
 import Testing
+
 @testable import OSecCrypto
 
 /// A Wycheproof JSON file with groups of type `Group`.
@@ -30,12 +31,18 @@ struct WycheproofTally {
     /// threw the expected limit error); otherwise it counts as a failure.
     mutating func skip(tcId: Int, reason: String, limitEnforced: Bool) {
         total += 1
-        if limitEnforced { skipped.append("tcId \(tcId): \(reason)") } else { failures.append("tcId \(tcId): limit not enforced") }
+        if limitEnforced {
+            skipped.append("tcId \(tcId): \(reason)")
+        } else {
+            failures.append("tcId \(tcId): limit not enforced")
+        }
     }
 
     /// Records one vector. `accepted` = the operation succeeded with exactly the expected output.
     /// `succeeded` = the operation succeeded at all (for invalid vectors any success is a failure).
-    mutating func record(tcId: Int, expected: WycheproofResult, accepted: Bool, succeeded: Bool? = nil, note: String = "") {
+    mutating func record(
+        tcId: Int, expected: WycheproofResult, accepted: Bool, succeeded: Bool? = nil, note: String = ""
+    ) {
         total += 1
         let ok: Bool
         switch expected {
@@ -48,7 +55,8 @@ struct WycheproofTally {
 
     /// Prints `passed/total` and asserts zero failures and that every vector of the file ran.
     func finish(numberOfTests: Int) {
-        let skipNote = skipped.isEmpty ? "" : ", \(skipped.count) skipped by documented limit: \(skipped.joined(separator: "; "))"
+        let skipNote =
+            skipped.isEmpty ? "" : ", \(skipped.count) skipped by documented limit: \(skipped.joined(separator: "; "))"
         print("wycheproof \(file): \(passed)/\(total) passed (numberOfTests \(numberOfTests))\(skipNote)")
         #expect(failures.isEmpty, "\(file): \(failures.prefix(20).joined(separator: "; "))")
         #expect(total == numberOfTests, "\(file): ran \(total) of \(numberOfTests) vectors")
@@ -92,8 +100,10 @@ enum Wycheproof {
 
 /// Every file in the directory must be claimed by exactly one runner.
 @Test func everyWycheproofFileHasARunner() throws {
-    let prefixes = ["aes_gcm_", "aes_cbc_pkcs5_", "hmac_", "pbkdf2_", "ecdh_", "ecdsa_", "rsa_oaep_",
-                    "rsa_pkcs1_2048_sig_gen", "rsa_pss_", "rsa_signature_"]
+    let prefixes = [
+        "aes_gcm_", "aes_cbc_pkcs5_", "hmac_", "pbkdf2_", "ecdh_", "ecdsa_", "rsa_oaep_",
+        "rsa_pkcs1_2048_sig_gen", "rsa_pss_", "rsa_signature_",
+    ]
     let files = try TestVectors.wycheproofFiles()
     #expect(!files.isEmpty, "no Wycheproof files found in \(TestVectors.wycheproofDirectory.path)")
     for file in files {

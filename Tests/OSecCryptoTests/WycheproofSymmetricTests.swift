@@ -1,29 +1,45 @@
 import Foundation
 import OSecTestSupport
 import Testing
+
 @testable import OSecCrypto
 
 private struct AEADGroup: Decodable {
     let ivSize: Int, keySize: Int, tagSize: Int
     let tests: [Vector]
-    struct Vector: Decodable { let tcId: Int; let key, iv, aad, msg, ct, tag: String; let result: WycheproofResult }
+    struct Vector: Decodable {
+        let tcId: Int
+        let key, iv, aad, msg, ct, tag: String
+        let result: WycheproofResult
+    }
 }
 
 private struct CipherGroup: Decodable {
     let tests: [Vector]
-    struct Vector: Decodable { let tcId: Int; let key, iv, msg, ct: String; let result: WycheproofResult }
+    struct Vector: Decodable {
+        let tcId: Int
+        let key, iv, msg, ct: String
+        let result: WycheproofResult
+    }
 }
 
 private struct MACGroup: Decodable {
     let tagSize: Int
     let tests: [Vector]
-    struct Vector: Decodable { let tcId: Int; let key, msg, tag: String; let result: WycheproofResult }
+    struct Vector: Decodable {
+        let tcId: Int
+        let key, msg, tag: String
+        let result: WycheproofResult
+    }
 }
 
 private struct PBKDFGroup: Decodable {
     let tests: [Vector]
     struct Vector: Decodable {
-        let tcId: Int; let password, salt, dk: String; let iterationCount, dkLen: Int; let result: WycheproofResult
+        let tcId: Int
+        let password, salt, dk: String
+        let iterationCount, dkLen: Int
+        let result: WycheproofResult
     }
 }
 
@@ -33,8 +49,12 @@ private struct PBKDFGroup: Decodable {
         var tally = WycheproofTally("aes_gcm_test.json")
         for group in file.testGroups {
             for t in group.tests {
-                let key = Hex.data(t.key), iv = Hex.data(t.iv), aad = Hex.data(t.aad)
-                let msg = Hex.data(t.msg), ct = Hex.data(t.ct), tag = Hex.data(t.tag)
+                let key = Hex.data(t.key)
+                let iv = Hex.data(t.iv)
+                let aad = Hex.data(t.aad)
+                let msg = Hex.data(t.msg)
+                let ct = Hex.data(t.ct)
+                let tag = Hex.data(t.tag)
                 let opened = try? AESGCM.open(key: key, nonce: iv, ciphertext: ct, tag: tag, aad: aad)
                 var accepted = opened == msg
                 if accepted, t.result == .valid {
@@ -55,8 +75,12 @@ private struct PBKDFGroup: Decodable {
         var checked = 0
         for group in file.testGroups where group.ivSize == 96 {
             for t in group.tests {
-                let key = Hex.data(t.key), iv = Hex.data(t.iv), aad = Hex.data(t.aad)
-                let msg = Hex.data(t.msg), ct = Hex.data(t.ct), tag = Hex.data(t.tag)
+                let key = Hex.data(t.key)
+                let iv = Hex.data(t.iv)
+                let aad = Hex.data(t.aad)
+                let msg = Hex.data(t.msg)
+                let ct = Hex.data(t.ct)
+                let tag = Hex.data(t.tag)
                 let prepared: AESGCMKey
                 if let existing = keys[key] {
                     prepared = existing
@@ -83,7 +107,9 @@ private struct PBKDFGroup: Decodable {
         #expect(throws: CryptoError.self) { try AESGCMKey(key: Data(count: 20)) }
         let key = try? AESGCMKey(key: Data(count: 32))
         #expect(throws: CryptoError.self) { try key?.seal(nonce: Data(count: 16), plaintext: Data([1]), aad: Data()) }
-        #expect(throws: CryptoError.self) { try key?.open(nonce: Data(count: 12), ciphertext: Data([1]), tag: Data(count: 8), aad: Data()) }
+        #expect(throws: CryptoError.self) {
+            try key?.open(nonce: Data(count: 12), ciphertext: Data([1]), tag: Data(count: 8), aad: Data())
+        }
     }
 
     @Test func aesGCMPreparedKeyIsSafeAcrossThreads() async throws {
@@ -96,13 +122,19 @@ private struct PBKDFGroup: Decodable {
                     for i in 0..<300 {
                         let nonce = Data((0..<12).map { UInt8(truncatingIfNeeded: worker &* 31 &+ i &* 7 &+ $0) })
                         let message = Data("worker \(worker) message \(i)".utf8)
-                        guard let sealed = try? shared.seal(nonce: nonce, plaintext: message, aad: Data([UInt8(worker)])),
-                              let opened = try? shared.open(nonce: nonce, ciphertext: sealed.ciphertext, tag: sealed.tag,
-                                                            aad: Data([UInt8(worker)])),
-                              opened == message,
-                              (try? AESGCM.open(key: secret, nonce: nonce, ciphertext: sealed.ciphertext, tag: sealed.tag,
-                                                aad: Data([UInt8(worker)]))) == message
-                        else { failures += 1; continue }
+                        guard
+                            let sealed = try? shared.seal(nonce: nonce, plaintext: message, aad: Data([UInt8(worker)])),
+                            let opened = try? shared.open(
+                                nonce: nonce, ciphertext: sealed.ciphertext, tag: sealed.tag,
+                                aad: Data([UInt8(worker)])),
+                            opened == message,
+                            (try? AESGCM.open(
+                                key: secret, nonce: nonce, ciphertext: sealed.ciphertext, tag: sealed.tag,
+                                aad: Data([UInt8(worker)]))) == message
+                        else {
+                            failures += 1
+                            continue
+                        }
                     }
                     return failures
                 }
@@ -117,14 +149,21 @@ private struct PBKDFGroup: Decodable {
         var tally = WycheproofTally("aes_cbc_pkcs5_test.json")
         for group in file.testGroups {
             for t in group.tests {
-                let key = Hex.data(t.key), iv = Hex.data(t.iv), msg = Hex.data(t.msg), ct = Hex.data(t.ct)
-                let cipher: BlockCipher? = switch key.count {
-                case 16: .aes128CBC
-                case 24: .aes192CBC
-                case 32: .aes256CBC
-                default: nil
+                let key = Hex.data(t.key)
+                let iv = Hex.data(t.iv)
+                let msg = Hex.data(t.msg)
+                let ct = Hex.data(t.ct)
+                let cipher: BlockCipher? =
+                    switch key.count {
+                    case 16: .aes128CBC
+                    case 24: .aes192CBC
+                    case 32: .aes256CBC
+                    default: nil
+                    }
+                guard let cipher else {
+                    tally.record(tcId: t.tcId, expected: t.result, accepted: false)
+                    continue
                 }
-                guard let cipher else { tally.record(tcId: t.tcId, expected: t.result, accepted: false); continue }
                 let decrypted = try? SymmetricCrypto.decrypt(cipher, key: key, iv: iv, ciphertext: ct)
                 var accepted = decrypted == msg
                 if accepted, t.result == .valid {
@@ -163,10 +202,12 @@ private struct PBKDFGroup: Decodable {
         var tally = WycheproofTally(name)
         for group in file.testGroups {
             for t in group.tests {
-                let derived = try? KDF.pbkdf2(password: Hex.data(t.password), salt: Hex.data(t.salt),
-                                              iterations: t.iterationCount, keyLength: t.dkLen, digest: digest)
-                tally.record(tcId: t.tcId, expected: t.result, accepted: derived == Hex.data(t.dk),
-                             succeeded: derived != nil)
+                let derived = try? KDF.pbkdf2(
+                    password: Hex.data(t.password), salt: Hex.data(t.salt),
+                    iterations: t.iterationCount, keyLength: t.dkLen, digest: digest)
+                tally.record(
+                    tcId: t.tcId, expected: t.result, accepted: derived == Hex.data(t.dk),
+                    succeeded: derived != nil)
             }
         }
         tally.finish(numberOfTests: file.numberOfTests)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OSecKeychain
 
 /// Several connections (one `KeychainStore` per thread, each with its own SQLite connection) on one file.
@@ -11,14 +12,16 @@ import Testing
     @Test func eightConnectionsAddAndReadConcurrently() throws {
         let path = dir.keychainPath()
         _ = try KeychainStore.create(at: path, password: testPassword, kdf: .testing)
-        let threads = 8, perThread = 300
+        let threads = 8
+        let perThread = 300
         let failures = FailureLog()
         DispatchQueue.concurrentPerform(iterations: threads) { t in
             do {
                 let store = try KeychainStore.open(at: path)
                 try store.unlock(password: testPassword)
                 for n in 0..<perThread {
-                    let added = try store.add(genp(account: "t\(t)-\(n)", service: "concurrent", secret: "secret-\(t)-\(n)"))
+                    let added = try store.add(
+                        genp(account: "t\(t)-\(n)", service: "concurrent", secret: "secret-\(t)-\(n)"))
                     let found = try store.find(ItemQuery(persistentRef: added.persistentRef))
                     guard found.count == 1, try found[0].secret?.open() == Data("secret-\(t)-\(n)".utf8) else {
                         failures.record("read-back mismatch t\(t) n\(n)")
@@ -31,8 +34,9 @@ import Testing
         }
         #expect(failures.messages.isEmpty, "\(failures.messages.prefix(3))")
         let check = try KeychainStore.open(at: path)
-        #expect(try check.find(ItemQuery(itemClass: .genericPassword, attributes: ["svce": .string("concurrent")])).count
-            == threads * perThread)
+        #expect(
+            try check.find(ItemQuery(itemClass: .genericPassword, attributes: ["svce": .string("concurrent")])).count
+                == threads * perThread)
     }
 
     @Test func concurrentOpenOrCreateInitializesOnce() throws {
@@ -58,7 +62,8 @@ import Testing
             for n in 0..<100 {
                 do {
                     _ = try store.add(genp(account: "s\(t)-\(n)", service: "shared", secret: "x"))
-                    _ = try store.find(ItemQuery(itemClass: .genericPassword, attributes: ["acct": .string("s\(t)-\(n)")]))
+                    _ = try store.find(
+                        ItemQuery(itemClass: .genericPassword, attributes: ["acct": .string("s\(t)-\(n)")]))
                 } catch { failures.record("\(error)") }
             }
         }
@@ -71,6 +76,14 @@ import Testing
 final class FailureLog: @unchecked Sendable {  // sendable: guarded by `lock`
     private let lock = NSLock()
     private var storage: [String] = []
-    func record(_ message: String) { lock.lock(); storage.append(message); lock.unlock() }
-    var messages: [String] { lock.lock(); defer { lock.unlock() }; return storage }
+    func record(_ message: String) {
+        lock.lock()
+        storage.append(message)
+        lock.unlock()
+    }
+    var messages: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage
+    }
 }

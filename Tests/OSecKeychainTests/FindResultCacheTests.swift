@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import OSecSQLite
+import Testing
+
 @testable import OSecKeychain
 
 /// Finds are answered from ``FindResultCache`` while no commit has happened. Every way the data can change
@@ -10,7 +11,8 @@ import OSecSQLite
     let dir = TestDirectory()
 
     private func query(_ account: String, attributes: Bool = true) -> ItemQuery {
-        var q = ItemQuery(itemClass: .genericPassword, attributes: ["svce": .string("cache"), "acct": .string(account)])
+        var q = ItemQuery(
+            itemClass: .genericPassword, attributes: ["svce": .string("cache"), "acct": .string(account)])
         q.includesAttributes = attributes
         return q
     }

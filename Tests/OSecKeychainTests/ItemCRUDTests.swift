@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OSecKeychain
 
 @Suite struct ItemCRUDTests {
@@ -26,9 +27,11 @@ import Testing
         #expect(try item.secret?.open() == Data("s3cret".utf8))
 
         Thread.sleep(forTimeInterval: 0.01)
-        let updated = try store.update(ItemQuery(persistentRef: item.persistentRef),
-                                       with: ItemChanges(attributes: ["labl": .data(Data("L2".utf8))],
-                                                         secret: Data("n3w".utf8)))
+        let updated = try store.update(
+            ItemQuery(persistentRef: item.persistentRef),
+            with: ItemChanges(
+                attributes: ["labl": .data(Data("L2".utf8))],
+                secret: Data("n3w".utf8)))
         #expect(updated == 1)
         let after = try #require(try store.find(persistentRef: item.persistentRef))
         #expect(after.rowID == item.rowID)
@@ -48,37 +51,50 @@ import Testing
         let store = try KeychainStore.makeTest(in: dir)
         // genp: acct + svce (+ agrp, sync). Omitted acct counts as empty.
         _ = try store.add(NewItem(itemClass: .genericPassword, attributes: ["svce": .string("s")]))
-        #expect(expectCode(.duplicateItem) {
-            _ = try store.add(NewItem(itemClass: .genericPassword, attributes: ["svce": .string("s"), "acct": .data(Data())]))
-        })
+        #expect(
+            expectCode(.duplicateItem) {
+                _ = try store.add(
+                    NewItem(itemClass: .genericPassword, attributes: ["svce": .string("s"), "acct": .data(Data())]))
+            })
         // Same bytes as String or Data collide (bytes-exact matching).
         _ = try store.add(genp(account: "a", service: "s"))
-        #expect(expectCode(.duplicateItem) {
-            _ = try store.add(NewItem(itemClass: .genericPassword,
-                                      attributes: ["acct": .data(Data("a".utf8)), "svce": .string("s")],
-                                      accessGroup: "test.group"))
-        })
+        #expect(
+            expectCode(.duplicateItem) {
+                _ = try store.add(
+                    NewItem(
+                        itemClass: .genericPassword,
+                        attributes: ["acct": .data(Data("a".utf8)), "svce": .string("s")],
+                        accessGroup: "test.group"))
+            })
         // Non-key attributes do not matter; agrp and sync do.
         _ = try store.add(genp(account: "a", service: "s", group: "other.group"))
-        _ = try store.add(NewItem(itemClass: .genericPassword, attributes: ["acct": .string("a"), "svce": .string("s")],
-                                  accessGroup: "test.group", isSynchronizable: true))
+        _ = try store.add(
+            NewItem(
+                itemClass: .genericPassword, attributes: ["acct": .string("a"), "svce": .string("s")],
+                accessGroup: "test.group", isSynchronizable: true))
         #expect(expectCode(.duplicateItem) { _ = try store.add(genp(account: "a", service: "s", label: "different")) })
 
         // inet: acct, sdmn, srvr, ptcl, atyp, port, path.
-        let inet: [String: AttributeValue] = ["srvr": .string("example.com"), "ptcl": .string("htps"), "port": .integer(443),
-                                              "acct": .string("bob")]
+        let inet: [String: AttributeValue] = [
+            "srvr": .string("example.com"), "ptcl": .string("htps"), "port": .integer(443),
+            "acct": .string("bob"),
+        ]
         _ = try store.add(NewItem(itemClass: .internetPassword, attributes: inet, secret: Data("pw".utf8)))
-        #expect(expectCode(.duplicateItem) { _ = try store.add(NewItem(itemClass: .internetPassword, attributes: inet)) })
+        #expect(
+            expectCode(.duplicateItem) { _ = try store.add(NewItem(itemClass: .internetPassword, attributes: inet)) })
         var other = inet
         other["port"] = .integer(8443)
         _ = try store.add(NewItem(itemClass: .internetPassword, attributes: other))
-        #expect(try store.find(ItemQuery(itemClass: .internetPassword, attributes: ["ptcl": .string("htps")])).count == 2)
+        #expect(
+            try store.find(ItemQuery(itemClass: .internetPassword, attributes: ["ptcl": .string("htps")])).count == 2)
         #expect(try store.find(ItemQuery(itemClass: .internetPassword, attributes: ["port": .integer(443)])).count == 1)
         #expect(try store.find(ItemQuery(itemClass: .internetPassword, attributes: ["port": .double(443)])).count == 1)
 
         // cert: ctyp, issr, slnr.
-        let cert: [String: AttributeValue] = ["ctyp": .integer(3), "issr": .data(Data([0x30, 1])), "slnr": .data(Data([1])),
-                                              "subj": .data(Data([0x30, 2])), "pkhh": .data(Data(repeating: 7, count: 20))]
+        let cert: [String: AttributeValue] = [
+            "ctyp": .integer(3), "issr": .data(Data([0x30, 1])), "slnr": .data(Data([1])),
+            "subj": .data(Data([0x30, 2])), "pkhh": .data(Data(repeating: 7, count: 20)),
+        ]
         let c = try store.add(NewItem(itemClass: .certificate, attributes: cert, secret: Data([0x30, 0x82])))
         #expect(c.accessibility == .always)  // Apple's default for certificates
         var sameKey = cert
@@ -89,13 +105,16 @@ import Testing
         _ = try store.add(NewItem(itemClass: .certificate, attributes: otherSerial))
 
         // keys: kcls, klbl, atag, crtr, type, bsiz, esiz, sdat, edat.
-        let key: [String: AttributeValue] = ["kcls": .integer(1), "klbl": .data(Data(repeating: 7, count: 20)),
-                                             "type": .integer(73), "bsiz": .integer(256), "priv": .integer(1),
-                                             "sdat": .date(Date(timeIntervalSinceReferenceDate: 0))]
+        let key: [String: AttributeValue] = [
+            "kcls": .integer(1), "klbl": .data(Data(repeating: 7, count: 20)),
+            "type": .integer(73), "bsiz": .integer(256), "priv": .integer(1),
+            "sdat": .date(Date(timeIntervalSinceReferenceDate: 0)),
+        ]
         _ = try store.add(NewItem(itemClass: .key, attributes: key, secret: Data(repeating: 9, count: 32)))
         var sameKeyOtherUsage = key
         sameKeyOtherUsage["sign"] = .integer(1)
-        #expect(expectCode(.duplicateItem) { _ = try store.add(NewItem(itemClass: .key, attributes: sameKeyOtherUsage)) })
+        #expect(
+            expectCode(.duplicateItem) { _ = try store.add(NewItem(itemClass: .key, attributes: sameKeyOtherUsage)) })
         var publicKey = key
         publicKey["kcls"] = .integer(0)
         publicKey["priv"] = .integer(0)
@@ -111,26 +130,34 @@ import Testing
         let store = try KeychainStore.makeTest(in: dir)
         _ = try store.add(genp(account: "a", service: "s"))
         let b = try store.add(genp(account: "b", service: "s"))
-        #expect(expectCode(.duplicateItem) {
-            _ = try store.update(ItemQuery(itemClass: .genericPassword, attributes: ["acct": .string("b")]),
-                                 with: ItemChanges(attributes: ["acct": .string("a")]))
-        })
+        #expect(
+            expectCode(.duplicateItem) {
+                _ = try store.update(
+                    ItemQuery(itemClass: .genericPassword, attributes: ["acct": .string("b")]),
+                    with: ItemChanges(attributes: ["acct": .string("a")]))
+            })
         #expect(try store.find(persistentRef: b.persistentRef)?.attributes["acct"] == .string("b"))
         // An update of several rows is all or nothing.
-        #expect(expectCode(.duplicateItem) {
-            _ = try store.update(ItemQuery(itemClass: .genericPassword), with: ItemChanges(attributes: ["acct": .string("z")]))
-        })
+        #expect(
+            expectCode(.duplicateItem) {
+                _ = try store.update(
+                    ItemQuery(itemClass: .genericPassword), with: ItemChanges(attributes: ["acct": .string("z")]))
+            })
         #expect(try store.find(ItemQuery(itemClass: .genericPassword, attributes: ["acct": .string("z")])).isEmpty)
-        #expect(try store.update(ItemQuery(itemClass: .genericPassword, attributes: ["acct": .string("none")]),
-                                 with: ItemChanges(attributes: ["labl": .string("x")])) == 0)
+        #expect(
+            try store.update(
+                ItemQuery(itemClass: .genericPassword, attributes: ["acct": .string("none")]),
+                with: ItemChanges(attributes: ["labl": .string("x")])) == 0)
     }
 
     @Test func queriesByGroupsSyncAccessibilityRowsAndLimit() throws {
         let store = try KeychainStore.makeTest(in: dir)
         var refs: [PersistentRef] = []
         for n in 0..<10 {
-            let item = try store.add(genp(account: "u\(n)", service: "svc", accessibility: n % 2 == 0 ? .whenUnlocked : .always,
-                                          group: n < 5 ? "g1" : "g2"))
+            let item = try store.add(
+                genp(
+                    account: "u\(n)", service: "svc", accessibility: n % 2 == 0 ? .whenUnlocked : .always,
+                    group: n < 5 ? "g1" : "g2"))
             refs.append(item.persistentRef)
         }
         let base = ItemQuery(itemClass: .genericPassword, attributes: ["svce": .string("svc")])
@@ -160,9 +187,10 @@ import Testing
         #expect(try store.find(persistentRef: parsed)?.attributes["acct"] == .string("u4"))
         #expect(expectCode(.param) { _ = try PersistentRef(data: Data("genp".utf8) + Data(repeating: 0, count: 3)) })
         #expect(expectCode(.param) { _ = try PersistentRef(data: Data("nope".utf8) + Data(repeating: 0, count: 16)) })
-        #expect(expectCode(.param) {
-            _ = try store.find(ItemQuery(itemClass: .key, persistentRefs: [refs[0]]))
-        })
+        #expect(
+            expectCode(.param) {
+                _ = try store.find(ItemQuery(itemClass: .key, persistentRefs: [refs[0]]))
+            })
         // Delete by group removes exactly those.
         #expect(try store.delete(ItemQuery(itemClass: .genericPassword, accessGroups: ["g1"])) == 5)
         #expect(try store.find(base).count == 5)
@@ -170,18 +198,22 @@ import Testing
 
     @Test func unknownAttributesAndWrongTypesAreRejected() throws {
         let store = try KeychainStore.makeTest(in: dir)
-        #expect(expectCode(.noSuchAttribute) {
-            _ = try store.add(NewItem(itemClass: .internetPassword, attributes: ["svce": .string("x")]))
-        })
-        #expect(expectCode(.noSuchAttribute) {
-            _ = try store.find(ItemQuery(itemClass: .certificate, attributes: ["acct": .string("x")]))
-        })
-        #expect(expectCode(.param) {
-            _ = try store.add(NewItem(itemClass: .key, attributes: ["bsiz": .date(Date())]))
-        })
-        #expect(expectCode(.param) {
-            _ = try store.add(NewItem(itemClass: .genericPassword, attributes: ["acct": .integer(1)]))
-        })
+        #expect(
+            expectCode(.noSuchAttribute) {
+                _ = try store.add(NewItem(itemClass: .internetPassword, attributes: ["svce": .string("x")]))
+            })
+        #expect(
+            expectCode(.noSuchAttribute) {
+                _ = try store.find(ItemQuery(itemClass: .certificate, attributes: ["acct": .string("x")]))
+            })
+        #expect(
+            expectCode(.param) {
+                _ = try store.add(NewItem(itemClass: .key, attributes: ["bsiz": .date(Date())]))
+            })
+        #expect(
+            expectCode(.param) {
+                _ = try store.add(NewItem(itemClass: .genericPassword, attributes: ["acct": .integer(1)]))
+            })
         #expect(Accessibility(rawValue: "zz") == nil)
         #expect(Accessibility(rawValue: "cku")?.protectionClass == .afterFirstUnlock)
     }
@@ -190,9 +222,10 @@ import Testing
         let store = try KeychainStore.makeTest(in: dir)
         let items = try store.add(contentsOf: [genp(account: "1", service: "s"), genp(account: "2", service: "s")])
         #expect(items.count == 2)
-        #expect(expectCode(.duplicateItem) {
-            _ = try store.add(contentsOf: [genp(account: "3", service: "s"), genp(account: "1", service: "s")])
-        })
+        #expect(
+            expectCode(.duplicateItem) {
+                _ = try store.add(contentsOf: [genp(account: "3", service: "s"), genp(account: "1", service: "s")])
+            })
         #expect(try store.find(ItemQuery(itemClass: .genericPassword)).count == 2)
     }
 
@@ -212,20 +245,31 @@ import Testing
 
     @Test func stringAndDataTypesArePreservedAndMatchEachOther() throws {
         let store = try KeychainStore.makeTest(in: dir)
-        _ = try store.add(NewItem(itemClass: .genericPassword,
-                                  attributes: ["acct": .string("a"), "svce": .data(Data("s".utf8)),
-                                               "gena": .data(Data([0, 1])), "labl": .string("L"),
-                                               "crtr": .integer(0x6170_706C), "invi": .integer(1)]))
-        let item = try #require(try store.find(ItemQuery(itemClass: .genericPassword,
-                                                         attributes: ["acct": .data(Data("a".utf8)),
-                                                                      "svce": .string("s")])).first)
+        _ = try store.add(
+            NewItem(
+                itemClass: .genericPassword,
+                attributes: [
+                    "acct": .string("a"), "svce": .data(Data("s".utf8)),
+                    "gena": .data(Data([0, 1])), "labl": .string("L"),
+                    "crtr": .integer(0x6170_706C), "invi": .integer(1),
+                ]))
+        let item = try #require(
+            try store.find(
+                ItemQuery(
+                    itemClass: .genericPassword,
+                    attributes: [
+                        "acct": .data(Data("a".utf8)),
+                        "svce": .string("s"),
+                    ])
+            ).first)
         #expect(item.attributes["acct"] == .string("a"))
         #expect(item.attributes["svce"] == .data(Data("s".utf8)))
         #expect(item.attributes["gena"] == .data(Data([0, 1])))
         #expect(item.attributes["labl"] == .string("L"))
         #expect(item.attributes["crtr"] == .integer(0x6170_706C))
-        _ = try store.update(ItemQuery(persistentRef: item.persistentRef),
-                             with: ItemChanges(attributes: ["acct": .data(Data("a".utf8)), "svce": .string("s")]))
+        _ = try store.update(
+            ItemQuery(persistentRef: item.persistentRef),
+            with: ItemChanges(attributes: ["acct": .data(Data("a".utf8)), "svce": .string("s")]))
         let after = try #require(try store.find(persistentRef: item.persistentRef))
         #expect(after.attributes["acct"] == .data(Data("a".utf8)))
         #expect(after.attributes["svce"] == .string("s"))

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import OSecKeychain
 
 /// A fresh directory for one test, removed at the end.
@@ -23,18 +24,23 @@ let testPassword = Data("correct horse battery staple".utf8)
 
 extension KeychainStore {
     /// A new password-protected keychain with cheap test KDF parameters (starts unlocked).
-    static func makeTest(in dir: TestDirectory, name: String = "test.keychain-db",
-                         password: Data? = testPassword) throws -> KeychainStore {
+    static func makeTest(
+        in dir: TestDirectory, name: String = "test.keychain-db",
+        password: Data? = testPassword
+    ) throws -> KeychainStore {
         try KeychainStore.create(at: dir.keychainPath(name), password: password, kdf: .testing)
     }
 }
 
-func genp(account: String, service: String, secret: String? = nil, label: String? = nil,
-          accessibility: Accessibility = .whenUnlocked, group: String = "test.group") -> NewItem {
+func genp(
+    account: String, service: String, secret: String? = nil, label: String? = nil,
+    accessibility: Accessibility = .whenUnlocked, group: String = "test.group"
+) -> NewItem {
     var attributes: [String: AttributeValue] = ["acct": .string(account), "svce": .string(service)]
     if let label { attributes["labl"] = .string(label) }
-    return NewItem(itemClass: .genericPassword, attributes: attributes, accessGroup: group,
-                   accessibility: accessibility, secret: secret.map { Data($0.utf8) })
+    return NewItem(
+        itemClass: .genericPassword, attributes: attributes, accessGroup: group,
+        accessibility: accessibility, secret: secret.map { Data($0.utf8) })
 }
 
 /// Returns `true` when `needle` occurs in `haystack`.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OSecKeychain
 
 @Suite struct LockAndPasswordTests {
@@ -8,17 +9,21 @@ import Testing
     @Test func passwordKeychainStartsLockedInANewInstance() throws {
         let path = dir.keychainPath()
         let creator = try KeychainStore.create(at: path, password: testPassword, kdf: .testing)
-        #expect(try creator.status == KeychainStatus(isPasswordProtected: true, isUnlocked: true, hasBeenUnlocked: true))
-        let unlockedItem = try creator.add(genp(account: "a", service: "s", secret: "A-secret", accessibility: .whenUnlocked))
+        #expect(
+            try creator.status == KeychainStatus(isPasswordProtected: true, isUnlocked: true, hasBeenUnlocked: true))
+        let unlockedItem = try creator.add(
+            genp(account: "a", service: "s", secret: "A-secret", accessibility: .whenUnlocked))
         _ = try creator.add(genp(account: "c", service: "s", secret: "C-secret", accessibility: .afterFirstUnlock))
         _ = try creator.add(genp(account: "d", service: "s", secret: "D-secret", accessibility: .always))
 
         let other = try KeychainStore.open(at: path)
-        #expect(try other.status == KeychainStatus(isPasswordProtected: true, isUnlocked: false, hasBeenUnlocked: false))
+        #expect(
+            try other.status == KeychainStatus(isPasswordProtected: true, isUnlocked: false, hasBeenUnlocked: false))
         let items = try other.find(ItemQuery(itemClass: .genericPassword, attributes: ["svce": .string("s")]))
         #expect(items.count == 3)  // attributes readable while locked
         func secret(_ store: KeychainStore, _ account: String) throws -> Data? {
-            try store.find(ItemQuery(itemClass: .genericPassword, attributes: ["acct": .string(account)])).first?.secret?.open()
+            try store.find(ItemQuery(itemClass: .genericPassword, attributes: ["acct": .string(account)])).first?
+                .secret?.open()
         }
         #expect(expectCode(.interactionNotAllowed) { _ = try secret(other, "a") })
         #expect(expectCode(.interactionNotAllowed) { _ = try secret(other, "c") })
@@ -49,9 +54,10 @@ import Testing
         let store = try KeychainStore.create(at: path, password: testPassword, kdf: .testing)
         let item = try store.add(genp(account: "a", service: "s", secret: "keep me"))
         let before = try store.find(persistentRef: item.persistentRef)?.secret
-        #expect(expectCode(.authFailed) {
-            try store.changePassword(from: Data("nope".utf8), to: Data("new".utf8), kdf: .testing)
-        })
+        #expect(
+            expectCode(.authFailed) {
+                try store.changePassword(from: Data("nope".utf8), to: Data("new".utf8), kdf: .testing)
+            })
         try store.changePassword(from: testPassword, to: Data("new".utf8), kdf: .testing)
         // Item rows untouched: same sealed bytes.
         let after = try store.find(persistentRef: item.persistentRef)?.secret
@@ -65,7 +71,9 @@ import Testing
         // Remove the password: the keychain becomes device-key protected and never locked.
         try reopened.changePassword(from: Data("new".utf8), to: nil)
         let passwordless = try KeychainStore.open(at: path)
-        #expect(try passwordless.status == KeychainStatus(isPasswordProtected: false, isUnlocked: true, hasBeenUnlocked: true))
+        #expect(
+            try passwordless.status
+                == KeychainStatus(isPasswordProtected: false, isUnlocked: true, hasBeenUnlocked: true))
         try passwordless.lock()
         #expect(try passwordless.find(persistentRef: item.persistentRef)?.secret?.open() == Data("keep me".utf8))
         // …and set one again.

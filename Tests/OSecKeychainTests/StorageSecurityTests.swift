@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import OSecKeychain
 import OSecSQLite
+import Testing
+
+@testable import OSecKeychain
 
 @Suite struct StorageSecurityTests {
     let dir = TestDirectory()
@@ -16,11 +17,14 @@ import OSecSQLite
         let store = try KeychainStore.create(at: path, password: testPassword, kdf: .testing)
         let marker = "RECOGNIZABLE-SECRET-\(UUID().uuidString)"
         for n in 0..<50 {
-            _ = try store.add(genp(account: "acct\(n)", service: "svc", secret: marker + "-\(n)",
-                                   accessibility: n % 3 == 0 ? .always : .whenUnlocked))
+            _ = try store.add(
+                genp(
+                    account: "acct\(n)", service: "svc", secret: marker + "-\(n)",
+                    accessibility: n % 3 == 0 ? .always : .whenUnlocked))
         }
-        _ = try store.update(ItemQuery(itemClass: .genericPassword, attributes: ["acct": .string("acct1")]),
-                             with: ItemChanges(secret: Data((marker + "-updated").utf8)))
+        _ = try store.update(
+            ItemQuery(itemClass: .genericPassword, attributes: ["acct": .string("acct1")]),
+            with: ItemChanges(secret: Data((marker + "-updated").utf8)))
         // Attribute sanity: non-secret attributes are in clear (like Apple's), so the scan can see the files.
         let directory = (path as NSString).deletingLastPathComponent
         let names = try FileManager.default.contentsOfDirectory(atPath: directory)
@@ -33,8 +37,9 @@ import OSecSQLite
             if contains(bytes, Data("acct7".utf8)) { sawAccount = true }
         }
         #expect(sawAccount)
-        #expect(try store.find(ItemQuery(itemClass: .genericPassword, attributes: ["acct": .string("acct1")]))
-            .first?.secret?.open() == Data((marker + "-updated").utf8))
+        #expect(
+            try store.find(ItemQuery(itemClass: .genericPassword, attributes: ["acct": .string("acct1")]))
+                .first?.secret?.open() == Data((marker + "-updated").utf8))
     }
 
     @Test func directoriesAre0700AndFilesAre0600() throws {
@@ -57,18 +62,21 @@ import OSecSQLite
         let b = try store.add(genp(account: "b", service: "s", secret: "bravo"))
         // Tamper with raw SQL through a separate connection: give row b the blob of row a.
         let raw = try Database(path: path)
-        try raw.run("UPDATE genp SET secret = (SELECT secret FROM genp WHERE id = ?) WHERE id = ?",
-                    [.integer(a.rowID), .integer(b.rowID)])
+        try raw.run(
+            "UPDATE genp SET secret = (SELECT secret FROM genp WHERE id = ?) WHERE id = ?",
+            [.integer(a.rowID), .integer(b.rowID)])
         let tampered = try #require(try store.find(persistentRef: b.persistentRef))
         #expect(expectCode(.integrityCheckFailed) { _ = try tampered.secret?.open() })
         #expect(try store.find(persistentRef: a.persistentRef)?.secret?.open() == Data("alpha".utf8))
         // Moving the row to another protection class (pdmn edited in clear) is caught too.
         try raw.run("UPDATE genp SET pdmn = 'dk' WHERE id = ?", [.integer(a.rowID)])
-        #expect(expectCode(.integrityCheckFailed) { _ = try store.find(persistentRef: a.persistentRef)?.secret?.open() })
+        #expect(
+            expectCode(.integrityCheckFailed) { _ = try store.find(persistentRef: a.persistentRef)?.secret?.open() })
         // Flipping one ciphertext bit as well.
         let c = try store.add(genp(account: "c", service: "s", secret: "charlie"))
-        try raw.run("UPDATE genp SET secret = substr(secret, 1, 20) || X'00' || substr(secret, 22) WHERE id = ?",
-                    [.integer(c.rowID)])
+        try raw.run(
+            "UPDATE genp SET secret = substr(secret, 1, 20) || X'00' || substr(secret, 22) WHERE id = ?",
+            [.integer(c.rowID)])
         let flipped = try #require(try store.find(persistentRef: c.persistentRef))
         if flipped.secret?.blob != c.secret?.blob {
             #expect(expectCode(.integrityCheckFailed) { _ = try flipped.secret?.open() })
@@ -79,7 +87,10 @@ import OSecSQLite
         let path = dir.keychainPath()
         _ = try KeychainStore.create(at: path, password: testPassword, kdf: .testing)
         let raw = try Database(path: path)
-        try raw.run("UPDATE keychain_meta SET wrapped_master = substr(wrapped_master, 1, 30) || X'FF' || substr(wrapped_master, 32)")
+        try raw.run(
+            "UPDATE keychain_meta SET wrapped_master = substr(wrapped_master, 1, 30) || X'FF' || "
+                + "substr(wrapped_master, 32)"
+        )
         let store = try KeychainStore.open(at: path)
         #expect(expectCode(.authFailed) { try store.unlock(password: testPassword) })
     }
@@ -120,12 +131,17 @@ import OSecSQLite
     }
 
     @Test func defaultPathFollowsEnvironmentAndIsCreatedOnFirstUse() throws {
-        #expect(try KeychainStore.defaultPath(environment: ["HOME": "/home/u"])
-            == "/home/u/.local/share/opensecurity/keychains/login.keychain-db")
-        #expect(try KeychainStore.defaultPath(environment: ["HOME": "/home/u", "XDG_DATA_HOME": "/x"])
-            == "/x/opensecurity/keychains/login.keychain-db")
-        #expect(try KeychainStore.defaultPath(environment: ["HOME": "/home/u", "XDG_DATA_HOME": "/x",
-                                                            "OPENSECURITY_KEYCHAIN": "/k/my.db"]) == "/k/my.db")
+        #expect(
+            try KeychainStore.defaultPath(environment: ["HOME": "/home/u"])
+                == "/home/u/.local/share/opensecurity/keychains/login.keychain-db")
+        #expect(
+            try KeychainStore.defaultPath(environment: ["HOME": "/home/u", "XDG_DATA_HOME": "/x"])
+                == "/x/opensecurity/keychains/login.keychain-db")
+        #expect(
+            try KeychainStore.defaultPath(environment: [
+                "HOME": "/home/u", "XDG_DATA_HOME": "/x",
+                "OPENSECURITY_KEYCHAIN": "/k/my.db",
+            ]) == "/k/my.db")
         #expect(expectCode(.noSuchKeychain) { _ = try KeychainStore.defaultPath(environment: [:]) })
 
         let environment = ["XDG_DATA_HOME": dir.path + "/data"]
@@ -144,7 +160,9 @@ import OSecSQLite
         _ = try KeychainStore.create(at: path, password: nil)
         let raw = try Database(path: path)
         for itemClass in ItemClass.all {
-            let columns = try raw.pragmaRows("table_info", argument: itemClass.code).compactMap { $0["name"]?.textValue }
+            let columns = try raw.pragmaRows("table_info", argument: itemClass.code).compactMap {
+                $0["name"]?.textValue
+            }
             #expect(columns == ItemSQL.engineColumns + itemClass.attributes.map(\.key), "\(itemClass.code)")
         }
     }

@@ -21,7 +21,8 @@ struct ExportCase: Sendable, CustomTestStringConvertible {
         ExportCase(name: "legacy P-256", profile: .legacy, opensslArgs: ["-legacy"], leaf: .ec),
         ExportCase(name: "legacy 3DES RSA", profile: .legacyTripleDES, opensslArgs: []),
         ExportCase(name: "modern, non-ASCII password", profile: .modern, opensslArgs: [], password: "pässwörd-😀"),
-        ExportCase(name: "legacy, non-ASCII password", profile: .legacy, opensslArgs: ["-legacy"], password: "pässwörd-😀"),
+        ExportCase(
+            name: "legacy, non-ASCII password", profile: .legacy, opensslArgs: ["-legacy"], password: "pässwörd-😀"),
         ExportCase(name: "modern, empty password", profile: .modern, opensslArgs: [], password: ""),
     ]
 }
@@ -31,23 +32,29 @@ struct ExportCase: Sendable, CustomTestStringConvertible {
 
     private func export(_ c: ExportCase, name: String = "Exported Identity") throws -> Data {
         let f = Self.fixtures
-        let identity = PKCS12ExportIdentity(privateKey: try f.privateKey(c.leaf), certificate: f.leafDER(c.leaf), friendlyName: name)
+        let identity = PKCS12ExportIdentity(
+            privateKey: try f.privateKey(c.leaf), certificate: f.leafDER(c.leaf), friendlyName: name)
         return try PKCS12Builder.export(
-            identities: [identity], certificates: [f.intermediateDER, f.rootDER], password: c.password, profile: c.profile)
+            identities: [identity], certificates: [f.intermediateDER, f.rootDER], password: c.password,
+            profile: c.profile)
     }
 
     @Test(arguments: ExportCase.all)
     func opensslReadsExport(_ c: ExportCase) throws {
         let f = Self.fixtures
         let path = try f.directory.write("export-\(UUID().uuidString).p12", try export(c))
-        let info = try OpenSSLCLI.check(["pkcs12", "-info", "-noout", "-in", path, "-passin", "pass:\(c.password)"] + c.opensslArgs)
+        let info = try OpenSSLCLI.check(
+            ["pkcs12", "-info", "-noout", "-in", path, "-passin", "pass:\(c.password)"] + c.opensslArgs)
         let macName = c.profile.macDigest == .sha1 ? "MAC: sha1" : "MAC: sha256"
         #expect(info.stderr.contains(macName))
         // Extract the key and certificates and compare with the originals.
-        let pem = try OpenSSLCLI.check(["pkcs12", "-in", path, "-nodes", "-passin", "pass:\(c.password)"] + c.opensslArgs).stdoutText
+        let pem = try OpenSSLCLI.check(
+            ["pkcs12", "-in", path, "-nodes", "-passin", "pass:\(c.password)"] + c.opensslArgs
+        ).stdoutText
         #expect(pem.contains("friendlyName: Exported Identity"))
         let keyPEM = try #require(pem.range(of: "-----BEGIN PRIVATE KEY-----").map { String(pem[$0.lowerBound...]) })
-        let key = try AsymmetricKey(pem: keyPEM.components(separatedBy: "-----END PRIVATE KEY-----")[0] + "-----END PRIVATE KEY-----\n")
+        let key = try AsymmetricKey(
+            pem: keyPEM.components(separatedBy: "-----END PRIVATE KEY-----")[0] + "-----END PRIVATE KEY-----\n")
         #expect(key.isSamePublicKey(as: try f.privateKey(c.leaf)))
         #expect(pem.components(separatedBy: "-----BEGIN CERTIFICATE-----").count - 1 == 3)
     }
@@ -57,7 +64,9 @@ struct ExportCase: Sendable, CustomTestStringConvertible {
     func keytoolListsExport(_ c: ExportCase) throws {
         let f = Self.fixtures
         let path = try f.directory.write("export-kt-\(UUID().uuidString).p12", try export(c, name: "exported-alias"))
-        let listing = try KeytoolCLI.check(["-list", "-v", "-storetype", "PKCS12", "-keystore", path, "-storepass", c.password])
+        let listing = try KeytoolCLI.check([
+            "-list", "-v", "-storetype", "PKCS12", "-keystore", path, "-storepass", c.password,
+        ])
         #expect(listing.contains("Alias name: exported-alias"))
         #expect(listing.contains("Entry type: PrivateKeyEntry"))
         #expect(listing.contains("Certificate chain length: 3"))
@@ -75,15 +84,19 @@ struct ExportCase: Sendable, CustomTestStringConvertible {
         if let digest = c.profile.macDigest {
             #expect(contents.integrity == .mac(digest: digest, iterations: c.profile.macIterations))
         }
-        #expect(throws: PKCS12Error(.authenticationFailed, "")) { _ = try PKCS12File.decode(file, password: c.password + "!") }
+        #expect(throws: PKCS12Error(.authenticationFailed, "")) {
+            _ = try PKCS12File.decode(file, password: c.password + "!")
+        }
     }
 
     @Test func twoIdentitiesKeepTheirOrderAndLabels() throws {
         let f = Self.fixtures
         let file = try PKCS12Builder.export(
             identities: [
-                PKCS12ExportIdentity(privateKey: try f.privateKey(.ec), certificate: f.ecLeafDER, friendlyName: "first"),
-                PKCS12ExportIdentity(privateKey: try f.privateKey(.rsa), certificate: f.rsaLeafDER, friendlyName: "second"),
+                PKCS12ExportIdentity(
+                    privateKey: try f.privateKey(.ec), certificate: f.ecLeafDER, friendlyName: "first"),
+                PKCS12ExportIdentity(
+                    privateKey: try f.privateKey(.rsa), certificate: f.rsaLeafDER, friendlyName: "second"),
             ],
             certificates: [f.rootDER, f.intermediateDER], password: "pw")
         let identities = try PKCS12File.identities(in: file, password: "pw").identities
@@ -99,7 +112,8 @@ struct ExportCase: Sendable, CustomTestStringConvertible {
     @Test func nonASCIIFriendlyNameIsReadByOpenSSL() throws {
         let f = Self.fixtures
         let name = "Zoë’s key 🔑"
-        let identity = PKCS12ExportIdentity(privateKey: try f.privateKey(.ec), certificate: f.ecLeafDER, friendlyName: name)
+        let identity = PKCS12ExportIdentity(
+            privateKey: try f.privateKey(.ec), certificate: f.ecLeafDER, friendlyName: name)
         let file = try PKCS12Builder.export(identities: [identity], certificates: [], password: "pw")
         let path = try f.directory.write("utf-name.p12", file)
         let pem = try OpenSSLCLI.check(["pkcs12", "-in", path, "-nodes", "-passin", "pass:pw"]).stdoutText
@@ -127,11 +141,14 @@ struct ExportCase: Sendable, CustomTestStringConvertible {
         let path = f.path("keytool-\(algorithm).p12")
         try? FileManager.default.removeItem(atPath: path)
         try KeytoolCLI.check([
-            "-genkeypair", "-storetype", "PKCS12", "-keystore", path, "-storepass", "kt-pass", "-alias", "my-\(algorithm)",
-            "-keyalg", algorithm, "-keysize", algorithm == "RSA" ? "2048" : "256", "-dname", "CN=Keytool \(algorithm), O=Java",
+            "-genkeypair", "-storetype", "PKCS12", "-keystore", path, "-storepass", "kt-pass", "-alias",
+            "my-\(algorithm)",
+            "-keyalg", algorithm, "-keysize", algorithm == "RSA" ? "2048" : "256", "-dname",
+            "CN=Keytool \(algorithm), O=Java",
             "-validity", "3",
         ])
-        let (identities, contents) = try PKCS12File.identities(in: Data(contentsOf: URL(fileURLWithPath: path)), password: "kt-pass")
+        let (identities, contents) = try PKCS12File.identities(
+            in: Data(contentsOf: URL(fileURLWithPath: path)), password: "kt-pass")
         try #require(identities.count == 1)
         #expect(identities[0].friendlyName == "my-\(algorithm.lowercased())")  // keytool lower-cases aliases
         #expect(identities[0].chain.count == 1)
@@ -144,14 +161,18 @@ struct ExportCase: Sendable, CustomTestStringConvertible {
 
     @Test func keytoolImportKeystoreOfOpenSSLFile() throws {
         let f = Self.fixtures
-        let source = try f.directory.write("kt-src.p12", try f.opensslExport(.rsa, args: ["-name", "from-openssl", "-passout", "pass:src-pw"]))
+        let source = try f.directory.write(
+            "kt-src.p12", try f.opensslExport(.rsa, args: ["-name", "from-openssl", "-passout", "pass:src-pw"]))
         let dest = f.path("kt-dest.p12")
         try? FileManager.default.removeItem(atPath: dest)
         try KeytoolCLI.check([
-            "-importkeystore", "-noprompt", "-srckeystore", source, "-srcstoretype", "PKCS12", "-srcstorepass", "src-pw",
+            "-importkeystore", "-noprompt", "-srckeystore", source, "-srcstoretype", "PKCS12", "-srcstorepass",
+            "src-pw",
             "-destkeystore", dest, "-deststoretype", "PKCS12", "-deststorepass", "dest-pw",
         ])
-        let identities = try PKCS12File.identities(in: Data(contentsOf: URL(fileURLWithPath: dest)), password: "dest-pw").identities
+        let identities = try PKCS12File.identities(
+            in: Data(contentsOf: URL(fileURLWithPath: dest)), password: "dest-pw"
+        ).identities
         try #require(identities.count == 1)
         #expect(identities[0].friendlyName == "from-openssl")
         #expect(identities[0].chain == [f.rsaLeafDER, f.intermediateDER, f.rootDER])
@@ -172,7 +193,8 @@ struct ExportCase: Sendable, CustomTestStringConvertible {
             "-importcert", "-noprompt", "-storetype", "PKCS12", "-keystore", path, "-storepass", "multi-pw",
             "-alias", "trusted-root", "-file", f.path("root.pem"),
         ])
-        let (identities, contents) = try PKCS12File.identities(in: Data(contentsOf: URL(fileURLWithPath: path)), password: "multi-pw")
+        let (identities, contents) = try PKCS12File.identities(
+            in: Data(contentsOf: URL(fileURLWithPath: path)), password: "multi-pw")
         #expect(Set(identities.compactMap(\.friendlyName)) == ["alpha", "beta"])
         #expect(contents.certificates.contains { $0.der == f.rootDER })
         #expect(identities.allSatisfy { $0.chain.count == 1 })

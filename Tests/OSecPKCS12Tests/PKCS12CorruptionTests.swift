@@ -13,7 +13,11 @@ import Testing
                 ("default", try f.opensslExport(.rsa, args: ["-passout", "pass:pw"]), "pw"),
                 ("legacy", try f.opensslExport(.ec, args: ["-legacy", "-passout", "pass:pw"]), "pw"),
                 ("nomac", try f.opensslExport(.ec, args: ["-nomac", "-passout", "pass:pw"]), "pw"),
-                ("plain", try f.opensslExport(.ec, args: ["-nomac", "-keypbe", "NONE", "-certpbe", "NONE", "-passout", "pass:"]), ""),
+                (
+                    "plain",
+                    try f.opensslExport(
+                        .ec, args: ["-nomac", "-keypbe", "NONE", "-certpbe", "NONE", "-passout", "pass:"]), ""
+                ),
             ]
         } catch {
             preconditionFailure("samples: \(error)")
@@ -51,7 +55,9 @@ import Testing
                 _ = try PKCS12File.identities(in: Data(bytes), password: password)
             } catch {
                 errors += 1
-                #expect([PKCS12Error.Code.malformed, .authenticationFailed, .unsupportedAlgorithm, .resourceLimit].contains(error.code))
+                #expect(
+                    [PKCS12Error.Code.malformed, .authenticationFailed, .unsupportedAlgorithm, .resourceLimit].contains(
+                        error.code))
             }
         }
         // Files protected by a MAC must reject every corruption (the MAC or the structure breaks).

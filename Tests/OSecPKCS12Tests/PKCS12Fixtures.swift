@@ -26,16 +26,20 @@ final class PKCS12Fixtures: @unchecked Sendable {  // immutable after init
         try d.write("ca.ext", Data("basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n".utf8))
         try d.write("leaf.ext", Data("basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\n".utf8))
         try OpenSSLCLI.check([
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", d.path("root.key"),
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
+            d.path("root.key"),
             "-out", d.path("root.pem"), "-subj", "/CN=OSec Test Root/O=OpenSecurity", "-days", "3",
             "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
         ])
-        try Self.issue(d, name: "inter", subject: "/CN=OSec Test Intermediate/O=OpenSecurity", issuer: "root",
-                       keyArgs: ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"], ext: "ca.ext")
-        try Self.issue(d, name: "rsa", subject: "/CN=\(Self.rsaSubjectCN)/O=OpenSecurity", issuer: "inter",
-                       keyArgs: ["-newkey", "rsa:2048"], ext: "leaf.ext")
-        try Self.issue(d, name: "ec", subject: "/CN=\(Self.ecSubjectCN)/O=OpenSecurity", issuer: "inter",
-                       keyArgs: ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"], ext: "leaf.ext")
+        try Self.issue(
+            d, name: "inter", subject: "/CN=OSec Test Intermediate/O=OpenSecurity", issuer: "root",
+            keyArgs: ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"], ext: "ca.ext")
+        try Self.issue(
+            d, name: "rsa", subject: "/CN=\(Self.rsaSubjectCN)/O=OpenSecurity", issuer: "inter",
+            keyArgs: ["-newkey", "rsa:2048"], ext: "leaf.ext")
+        try Self.issue(
+            d, name: "ec", subject: "/CN=\(Self.ecSubjectCN)/O=OpenSecurity", issuer: "inter",
+            keyArgs: ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"], ext: "leaf.ext")
         // The chain file lists the root before the intermediate, so chain order cannot come from file order.
         let chain = try d.read("root.pem") + d.read("inter.pem")
         try d.write("chain.pem", chain)
@@ -48,10 +52,15 @@ final class PKCS12Fixtures: @unchecked Sendable {  // immutable after init
     private static func issue(
         _ d: TemporaryDirectory, name: String, subject: String, issuer: String, keyArgs: [String], ext: String
     ) throws {
-        try OpenSSLCLI.check(["req"] + keyArgs + ["-nodes", "-keyout", d.path("\(name).key"), "-out", d.path("\(name).csr"), "-subj", subject])
+        try OpenSSLCLI.check(
+            ["req"] + keyArgs + [
+                "-nodes", "-keyout", d.path("\(name).key"), "-out", d.path("\(name).csr"), "-subj", subject,
+            ])
         try OpenSSLCLI.check([
-            "x509", "-req", "-in", d.path("\(name).csr"), "-CA", d.path("\(issuer).pem"), "-CAkey", d.path("\(issuer).key"),
-            "-set_serial", String(Int.random(in: 1000...1_000_000)), "-days", "3", "-extfile", d.path(ext), "-out", d.path("\(name).pem"),
+            "x509", "-req", "-in", d.path("\(name).csr"), "-CA", d.path("\(issuer).pem"), "-CAkey",
+            d.path("\(issuer).key"),
+            "-set_serial", String(Int.random(in: 1000...1_000_000)), "-days", "3", "-extfile", d.path(ext), "-out",
+            d.path("\(name).pem"),
         ])
     }
 
@@ -66,8 +75,10 @@ final class PKCS12Fixtures: @unchecked Sendable {  // immutable after init
     /// Runs `openssl pkcs12 -export` for `leaf` with `args` and returns the file.
     func opensslExport(_ leaf: Leaf, chain: Bool = true, args: [String]) throws -> Data {
         let out = directory.path("out-\(UUID().uuidString).p12")
-        var command = ["pkcs12", "-export", "-in", directory.path("\(leaf.rawValue).pem"),
-                       "-inkey", directory.path("\(leaf.rawValue).key"), "-out", out]
+        var command = [
+            "pkcs12", "-export", "-in", directory.path("\(leaf.rawValue).pem"),
+            "-inkey", directory.path("\(leaf.rawValue).key"), "-out", out,
+        ]
         if chain { command += ["-certfile", directory.path("chain.pem")] }
         try OpenSSLCLI.check(command + args)
         defer { try? FileManager.default.removeItem(atPath: out) }

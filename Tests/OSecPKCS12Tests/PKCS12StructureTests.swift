@@ -11,7 +11,10 @@ import Testing
 
     // MARK: Builders for hand-made files
 
-    static func bag(_ id: ASN1ObjectIdentifier, attributes: BagAttributes = BagAttributes(), value: (inout DER.Serializer) throws -> Void) throws -> [UInt8] {
+    static func bag(
+        _ id: ASN1ObjectIdentifier, attributes: BagAttributes = BagAttributes(),
+        value: (inout DER.Serializer) throws -> Void
+    ) throws -> [UInt8] {
         var coder = DER.Serializer()
         try SafeBagValue.serialize(bagID: id, attributes: attributes, into: &coder, value: value)
         return coder.serializedBytes
@@ -77,26 +80,34 @@ import Testing
         let crl = try Self.bag(PKCS12OID.crlBag) { coder in
             try coder.appendConstructedNode(identifier: .sequence) { coder in
                 try coder.serialize(try ASN1ObjectIdentifier(dotted: "1.2.840.113549.1.9.23.1"))
-                try coder.appendConstructedNode(identifier: .contextSpecific(0, constructed: true)) { try $0.serialize(ASN1OctetString([1, 2, 3])) }
+                try coder.appendConstructedNode(identifier: .contextSpecific(0, constructed: true)) {
+                    try $0.serialize(ASN1OctetString([1, 2, 3]))
+                }
             }
         }
         let secret = try Self.bag(PKCS12OID.secretBag) { coder in
             try coder.appendConstructedNode(identifier: .sequence) { coder in
                 try coder.serialize(try ASN1ObjectIdentifier(dotted: "1.2.3.4"))
-                try coder.appendConstructedNode(identifier: .contextSpecific(0, constructed: true)) { try $0.serialize(ASN1OctetString([9])) }
+                try coder.appendConstructedNode(identifier: .contextSpecific(0, constructed: true)) {
+                    try $0.serialize(ASN1OctetString([9]))
+                }
             }
         }
         let unknown = try Self.bag(try ASN1ObjectIdentifier(dotted: "1.2.3.4.5")) { try $0.serialize(ASN1Null()) }
         let nested = try Self.bag(PKCS12OID.safeContentsBag) { coder in
-            coder.appendRawBytes(Self.safeContents([
-                try Self.certBag(f.intermediateDER),
-                try Self.bag(PKCS12OID.safeContentsBag) { $0.appendRawBytes(Self.safeContents([try Self.certBag(f.ecLeafDER)])) },
-            ]))
+            coder.appendRawBytes(
+                Self.safeContents([
+                    try Self.certBag(f.intermediateDER),
+                    try Self.bag(PKCS12OID.safeContentsBag) {
+                        $0.appendRawBytes(Self.safeContents([try Self.certBag(f.ecLeafDER)]))
+                    },
+                ]))
         }
-        let file = try Self.pfx(safes: [
-            Self.safeContents([crl, secret, unknown, nested, try Self.certBag(f.rootDER)]),
-            Self.safeContents([try Self.keyBag(.ec, attributes: BagAttributes(friendlyName: "plain key"))]),
-        ], macPassword: "pw")
+        let file = try Self.pfx(
+            safes: [
+                Self.safeContents([crl, secret, unknown, nested, try Self.certBag(f.rootDER)]),
+                Self.safeContents([try Self.keyBag(.ec, attributes: BagAttributes(friendlyName: "plain key"))]),
+            ], macPassword: "pw")
         let (identities, contents) = try PKCS12File.identities(in: file, password: "pw")
         try #require(identities.count == 1)
         #expect(identities[0].chain == [f.ecLeafDER, f.intermediateDER, f.rootDER])
@@ -112,7 +123,8 @@ import Testing
 
     @Test func pairsByLocalKeyIDBeforePublicKey() throws {
         let f = Self.fixtures
-        let id1 = Data([1, 1, 1]), id2 = Data([2, 2, 2])
+        let id1 = Data([1, 1, 1])
+        let id2 = Data([2, 2, 2])
         // Cert order reversed relative to keys; localKeyIDs decide.
         let file = try Self.pfx(safes: [
             Self.safeContents([
@@ -129,7 +141,8 @@ import Testing
         let identities = try PKCS12File.identities(in: file, password: nil).identities
         #expect(identities.map(\.certificate) == [f.ecLeafDER, f.rsaLeafDER, f.ecLeafDER])
         #expect(identities[0].friendlyName == nil)
-        // No friendlyName: the facade labels it with the subject summary (PKCS12ImportTests.labelAndKeyFallbacksForECLeaf).
+        // No friendlyName: the facade labels it with the subject summary
+        // (PKCS12ImportTests.labelAndKeyFallbacksForECLeaf).
         #expect(identities[1].friendlyName == "rsa cert")  // the certificate's friendlyName
         #expect(identities[0].keyID == id1)
     }
@@ -155,7 +168,9 @@ import Testing
                 let third = content.count / 3
                 var out: [UInt8] = [0x30, 0x80] + version.encodedBytes
                 out += [0x30, 0x80] + (try PKCS12OID.data.derEncoded()) + [0xA0, 0x80, 0x24, 0x80]
-                for segment in [content.prefix(third), content.dropFirst(third).prefix(third), content.dropFirst(2 * third)] {
+                for segment in [
+                    content.prefix(third), content.dropFirst(third).prefix(third), content.dropFirst(2 * third),
+                ] {
                     out += try ASN1OctetString(bytes: segment).derEncoded()
                 }
                 out += [0, 0, 0, 0, 0, 0]  // end the OCTET STRING, [0], ContentInfo
@@ -165,7 +180,9 @@ import Testing
             let identities = try PKCS12File.identities(in: Data(ber), password: "pw").identities
             #expect(identities.count == 1)
             #expect(identities.first?.chain.count == 3)
-            #expect(throws: PKCS12Error(.authenticationFailed, "")) { _ = try PKCS12File.decode(Data(ber), password: "nope") }
+            #expect(throws: PKCS12Error(.authenticationFailed, "")) {
+                _ = try PKCS12File.decode(Data(ber), password: "nope")
+            }
         }
     }
 
@@ -193,7 +210,9 @@ import Testing
             }
         }
         let start = Date()
-        #expect(throws: PKCS12Error(.resourceLimit, "")) { _ = try PKCS12File.decode(Data(pfx.serializedBytes), password: "pw") }
+        #expect(throws: PKCS12Error(.resourceLimit, "")) {
+            _ = try PKCS12File.decode(Data(pfx.serializedBytes), password: "pw")
+        }
         #expect(Date().timeIntervalSince(start) < 1)
         #expect(PKCS12Limits.maximumIterations == 10_000_000)
         // Same for a PBE iteration count inside an encrypted safe (file without MAC).
@@ -208,14 +227,18 @@ import Testing
     @Test func bagCountAndNestingCaps() throws {
         let crl = try Self.bag(PKCS12OID.crlBag) { try $0.serialize(ASN1Null()) }
         let many = Self.safeContents(Array(repeating: crl, count: PKCS12Limits.maximumBagCount + 1))
-        #expect(throws: PKCS12Error(.resourceLimit, "")) { _ = try PKCS12File.decode(try Self.pfx(safes: [many]), password: nil) }
+        #expect(throws: PKCS12Error(.resourceLimit, "")) {
+            _ = try PKCS12File.decode(try Self.pfx(safes: [many]), password: nil)
+        }
 
         var inner = Self.safeContents([crl])
         for _ in 0..<(PKCS12Limits.maximumSafeContentsNesting + 1) {
             let wrapped = try Self.bag(PKCS12OID.safeContentsBag) { [inner] in $0.appendRawBytes(inner) }
             inner = Self.safeContents([wrapped])
         }
-        #expect(throws: PKCS12Error(.resourceLimit, "")) { _ = try PKCS12File.decode(try Self.pfx(safes: [inner]), password: nil) }
+        #expect(throws: PKCS12Error(.resourceLimit, "")) {
+            _ = try PKCS12File.decode(try Self.pfx(safes: [inner]), password: nil)
+        }
 
         let oversized = Data(count: PKCS12Limits.maximumFileSize + 1)
         #expect(throws: PKCS12Error(.resourceLimit, "")) { _ = try PKCS12File.decode(oversized, password: nil) }
@@ -227,7 +250,9 @@ import Testing
             try coder.serialize(3)
             try coder.appendConstructedNode(identifier: .sequence) { coder in
                 try coder.serialize(PKCS12OID.signedData)
-                try coder.appendConstructedNode(identifier: .contextSpecific(0, constructed: true)) { try $0.serialize(ASN1Null()) }
+                try coder.appendConstructedNode(identifier: .contextSpecific(0, constructed: true)) {
+                    try $0.serialize(ASN1Null())
+                }
             }
         }
         do {
@@ -260,12 +285,15 @@ import Testing
             try coder.serialize(3)
             coder.appendRawBytes(try Self.dataContentInfo(authSafe.serializedBytes))
             try PKCS12MAC.serializeMacData(
-                digest: .sha1, salt: Data([1, 2, 3, 4, 5, 6, 7, 8]), iterations: 2048, content: Data(authSafe.serializedBytes),
+                digest: .sha1, salt: Data([1, 2, 3, 4, 5, 6, 7, 8]), iterations: 2048,
+                content: Data(authSafe.serializedBytes),
                 bmpPassword: Data(), into: &coder)
         }
         let contents = try PKCS12File.decode(Data(pfx.serializedBytes), password: "")
         #expect(contents.certificates.count == 1)
-        #expect(throws: PKCS12Error(.authenticationFailed, "")) { _ = try PKCS12File.decode(Data(pfx.serializedBytes), password: "x") }
+        #expect(throws: PKCS12Error(.authenticationFailed, "")) {
+            _ = try PKCS12File.decode(Data(pfx.serializedBytes), password: "x")
+        }
     }
 
     @Test func pbmac1IsVerified() throws {
@@ -278,7 +306,8 @@ import Testing
         let content = Data(authSafe.serializedBytes)
         let kdf = PBKDF2Parameters(salt: Data(repeating: 3, count: 16), iterations: 1000, keyLength: 32, prf: .sha256)
         func file(password: String) throws -> Data {
-            let key = try KDF.pbkdf2(password: Data(password.utf8), salt: kdf.salt, iterations: 1000, keyLength: 32, digest: .sha256)
+            let key = try KDF.pbkdf2(
+                password: Data(password.utf8), salt: kdf.salt, iterations: 1000, keyLength: 32, digest: .sha256)
             let mac = HMAC.authenticate(.sha256, key: key, data: content)
             var pfx = DER.Serializer()
             try pfx.appendConstructedNode(identifier: .sequence) { coder in
@@ -305,7 +334,8 @@ import Testing
             return Data(pfx.serializedBytes)
         }
         let good = try file(password: "pbmac-pw")
-        #expect(try PKCS12File.decode(good, password: "pbmac-pw").integrity == .pbmac1(digest: .sha256, iterations: 1000))
+        #expect(
+            try PKCS12File.decode(good, password: "pbmac-pw").integrity == .pbmac1(digest: .sha256, iterations: 1000))
         #expect(throws: PKCS12Error(.authenticationFailed, "")) { _ = try PKCS12File.decode(good, password: "other") }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OSecSQLite
 
 /// `Database.commitToken()`: read from the WAL-index header without a transaction; it must change with

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OSecSQLite
 
 @Suite struct DatabaseTests {
@@ -108,7 +109,8 @@ import Testing
         let setup = try Database(path: path)
         try setup.setJournalMode(.wal)
         try setup.execute("CREATE TABLE t (thread INTEGER, n INTEGER, UNIQUE(thread, n))")
-        let threads = 4, perThread = 150
+        let threads = 4
+        let perThread = 150
         let failures = Counter()
         DispatchQueue.concurrentPerform(iterations: threads) { t in
             do {
@@ -156,7 +158,11 @@ import Testing
 
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/bin/sh")
-        child.arguments = ["-c", "(echo 'BEGIN IMMEDIATE; INSERT INTO t VALUES (1);'; sleep 0.6; echo 'COMMIT;') | /usr/bin/sqlite3 '\(path)'"]
+        child.arguments = [
+            "-c",
+            "(echo 'BEGIN IMMEDIATE; INSERT INTO t VALUES (1);'; sleep 0.6; echo 'COMMIT;') | /usr/bin/sqlite3 "
+                + "'\(path)'",
+        ]
         try child.run()
 
         // Wait until the child holds the write lock: a zero-timeout probe starts failing with BUSY.
@@ -201,6 +207,14 @@ import Testing
 final class Counter: @unchecked Sendable {  // sendable: guarded by `lock`
     private let lock = NSLock()
     private var count = 0
-    func increment() { lock.lock(); count += 1; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+    func increment() {
+        lock.lock()
+        count += 1
+        lock.unlock()
+    }
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OSecSQLite
 
 @Suite struct StatementTests {
@@ -187,7 +188,9 @@ import Testing
         var pairs: [String] = []
         try db.forEachRow(keyed: cache, 7, sql: sql, [.integer(1)]) { outer in
             let o = outer.string(at: 0) ?? ""
-            try db.forEachRow(keyed: cache, 7, sql: sql, [.integer(3)]) { inner in pairs.append(o + "/" + (inner.string(at: 0) ?? "")) }
+            try db.forEachRow(keyed: cache, 7, sql: sql, [.integer(3)]) { inner in
+                pairs.append(o + "/" + (inner.string(at: 0) ?? ""))
+            }
         }
         #expect(pairs == ["one/three", "two/three", "three/three"])
         db.withLock { #expect(cache.count == 1) }
@@ -207,7 +210,12 @@ import Testing
         for i in 0..<3 { try db.transaction { try db.run("INSERT INTO t (i) VALUES (?)", [.integer(Int64(i))]) } }
         #expect(try db.scalar("SELECT count(*) FROM t") == .integer(3))
         struct Boom: Error {}
-        #expect(throws: Boom.self) { try db.transaction { try db.run("INSERT INTO t (i) VALUES (9)"); throw Boom() } }
+        #expect(throws: Boom.self) {
+            try db.transaction {
+                try db.run("INSERT INTO t (i) VALUES (9)")
+                throw Boom()
+            }
+        }
         #expect(try db.scalar("SELECT count(*) FROM t") == .integer(3))
         #expect(db.isAutocommit)
     }

@@ -7,7 +7,8 @@ public enum BuiltExecutable {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name).path,
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
+                .path,
             repository.appendingPathComponent(".build/debug/\(name)").path,
         ]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }

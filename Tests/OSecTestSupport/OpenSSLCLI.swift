@@ -24,7 +24,9 @@ public enum OpenSSLCLI {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = args
-        let input = Pipe(), output = Pipe(), error = Pipe()
+        let input = Pipe()
+        let output = Pipe()
+        let error = Pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = error
@@ -42,8 +44,9 @@ public enum OpenSSLCLI {
         let outData = output.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: outData,
-                      stderr: String(decoding: errorData, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: outData,
+            stderr: String(decoding: errorData, as: UTF8.self))
     }
 
     /// Runs and throws unless the exit status is 0.
@@ -51,7 +54,8 @@ public enum OpenSSLCLI {
     public static func check(_ args: [String], stdin: Data? = nil) throws -> Result {
         let result = try run(args: args, stdin: stdin)
         guard result.status == 0 else {
-            throw CLIError(message: "openssl \(args.joined(separator: " ")) failed (\(result.status)): \(result.stderr)")
+            throw CLIError(
+                message: "openssl \(args.joined(separator: " ")) failed (\(result.status)): \(result.stderr)")
         }
         return result
     }

@@ -3,16 +3,18 @@ import OSecX509
 import Testing
 
 @Suite struct HostnameTests {
-    @Test(arguments: [
-        ("example.com", "example.com", true), ("EXAMPLE.com", "example.COM", true), ("example.com.", "example.com", false),
-        ("example.com", "example.com.", true), ("*.example.com", "www.example.com", true),
-        ("*.example.com", "example.com", false), ("*.example.com", "a.b.example.com", false),
-        ("*.com", "example.com", false), ("*", "com", false), ("f*.example.com", "foo.example.com", false),
-        ("*oo.example.com", "foo.example.com", false), ("www.*.com", "www.example.com", false),
-        ("*.co.uk", "example.co.uk", false), ("*.example.co.uk", "www.example.co.uk", true),
-        ("*.example.com", "xn--bcher-kva.example.com", false), ("xn--*.example.com", "xn--a.example.com", false),
-        ("exa_mple.com", "exa_mple.com", false), ("example.com", "examp1e.com", false),
-    ] as [(String, String, Bool)])
+    @Test(
+        arguments: [
+            ("example.com", "example.com", true), ("EXAMPLE.com", "example.COM", true),
+            ("example.com.", "example.com", false),
+            ("example.com", "example.com.", true), ("*.example.com", "www.example.com", true),
+            ("*.example.com", "example.com", false), ("*.example.com", "a.b.example.com", false),
+            ("*.com", "example.com", false), ("*", "com", false), ("f*.example.com", "foo.example.com", false),
+            ("*oo.example.com", "foo.example.com", false), ("www.*.com", "www.example.com", false),
+            ("*.co.uk", "example.co.uk", false), ("*.example.co.uk", "www.example.co.uk", true),
+            ("*.example.com", "xn--bcher-kva.example.com", false), ("xn--*.example.com", "xn--a.example.com", false),
+            ("exa_mple.com", "exa_mple.com", false), ("example.com", "examp1e.com", false),
+        ] as [(String, String, Bool)])
     func matching(_ pattern: String, _ host: String, _ expected: Bool) {
         #expect(HostnameMatcher.matches(pattern: pattern, host: host) == expected, "\(pattern) vs \(host)")
     }

@@ -88,15 +88,24 @@ final class OpenSSLPKI: @unchecked Sendable {  // immutable after init
         try selfSigned("root", cn: "OpenSSL Test Root")
         try selfSigned("other", cn: "OpenSSL Other Root")
         try issue("int", cn: "OpenSSL Test Intermediate", key: "int", by: "root", section: "int", days: 365)
-        try issue("int_pathlen0", cn: "OpenSSL Test Intermediate", key: "int", by: "root", section: "int_pathlen0", days: 365)
-        try issue("int_noncritical_bc", cn: "OpenSSL Test Intermediate", key: "int", by: "root", section: "int_noncritical_bc", days: 365)
-        try issue("int_no_certsign", cn: "OpenSSL Test Intermediate", key: "int", by: "root", section: "int_no_certsign", days: 365)
+        try issue(
+            "int_pathlen0", cn: "OpenSSL Test Intermediate", key: "int", by: "root", section: "int_pathlen0", days: 365)
+        try issue(
+            "int_noncritical_bc", cn: "OpenSSL Test Intermediate", key: "int", by: "root",
+            section: "int_noncritical_bc", days: 365)
+        try issue(
+            "int_no_certsign", cn: "OpenSSL Test Intermediate", key: "int", by: "root", section: "int_no_certsign",
+            days: 365)
         try issue("leaf", cn: "www.example.com", key: "leaf", by: "int", section: "leaf", days: 30)
         try issue("leaf_client", cn: "www.example.com", key: "leaf", by: "int", section: "leaf_client", days: 30)
         try issue("leaf_nosan", cn: "www.example.com", key: "leaf", by: "int", section: "leaf_nosan", days: 30)
         // A second-level intermediate under the pathlen:0 intermediate.
-        try issue("sub", cn: "OpenSSL Sub Intermediate", key: "other", by: "int_pathlen0", signerKey: "int", section: "int", days: 365)
-        try issue("leaf_under_sub", cn: "www.example.com", key: "leaf", by: "sub", signerKey: "other", section: "leaf", days: 30)
+        try issue(
+            "sub", cn: "OpenSSL Sub Intermediate", key: "other", by: "int_pathlen0", signerKey: "int", section: "int",
+            days: 365)
+        try issue(
+            "leaf_under_sub", cn: "www.example.com", key: "leaf", by: "sub", signerKey: "other", section: "leaf",
+            days: 30)
         try makeCRLs()
         // `openssl ocsp` signs responses with a digest, which Ed25519 keys refuse; those tests use CRLs only.
         if keys != .ed25519 { try makeOCSPResponses() }
@@ -105,21 +114,30 @@ final class OpenSSLPKI: @unchecked Sendable {  // immutable after init
     }
 
     private func selfSigned(_ name: String, cn: String) throws {
-        try OpenSSLCLI.check([
-            "req", "-x509", "-new", "-key", directory.path("\(name).key"), "-subj", "/CN=\(cn)", "-days", "3650",
-            "-config", directory.path("ext.cnf"), "-extensions", "ca", "-out", directory.path("\(name).pem"),
-        ] + keys.digestArgs)
+        try OpenSSLCLI.check(
+            [
+                "req", "-x509", "-new", "-key", directory.path("\(name).key"), "-subj", "/CN=\(cn)", "-days", "3650",
+                "-config", directory.path("ext.cnf"), "-extensions", "ca", "-out", directory.path("\(name).pem"),
+            ] + keys.digestArgs)
     }
 
     /// Issues `<name>.pem` for `<key>.key`, signed by `issuer` (with `signerKey`, default the issuer's key).
-    func issue(_ name: String, cn: String, key: String, by issuer: String, signerKey: String? = nil,
-               section: String, days: Int) throws {
-        try OpenSSLCLI.check(["req", "-new", "-key", directory.path("\(key).key"), "-subj", "/CN=\(cn)",
-                              "-config", directory.path("ext.cnf"), "-out", directory.path("\(name).csr")])
-        try OpenSSLCLI.check(["x509", "-req", "-in", directory.path("\(name).csr"), "-CA", directory.path("\(issuer).pem"),
-                              "-CAkey", directory.path("\(signerKey ?? issuer).key"), "-set_serial", "\(abs(name.hashValue % 1_000_000) + 1)",
-                              "-days", "\(days)", "-extfile", directory.path("ext.cnf"), "-extensions", section,
-                              "-out", directory.path("\(name).pem")] + keys.digestArgs)
+    func issue(
+        _ name: String, cn: String, key: String, by issuer: String, signerKey: String? = nil,
+        section: String, days: Int
+    ) throws {
+        try OpenSSLCLI.check([
+            "req", "-new", "-key", directory.path("\(key).key"), "-subj", "/CN=\(cn)",
+            "-config", directory.path("ext.cnf"), "-out", directory.path("\(name).csr"),
+        ])
+        try OpenSSLCLI.check(
+            [
+                "x509", "-req", "-in", directory.path("\(name).csr"), "-CA", directory.path("\(issuer).pem"),
+                "-CAkey", directory.path("\(signerKey ?? issuer).key"), "-set_serial",
+                "\(abs(name.hashValue % 1_000_000) + 1)",
+                "-days", "\(days)", "-extfile", directory.path("ext.cnf"), "-extensions", section,
+                "-out", directory.path("\(name).pem"),
+            ] + keys.digestArgs)
     }
 
     /// `crl_revoked.pem` revokes `leaf`; `crl_empty.pem` revokes nothing. Both issued by `int`.
@@ -139,7 +157,9 @@ final class OpenSSLPKI: @unchecked Sendable {  // immutable after init
                 default_crl_days = 30
                 """
             try Data(config.utf8).write(to: URL(fileURLWithPath: base + "/ca.cnf"))
-            let common = ["-config", base + "/ca.cnf", "-keyfile", directory.path("int.key"), "-cert", directory.path("int.pem")]
+            let common = [
+                "-config", base + "/ca.cnf", "-keyfile", directory.path("int.key"), "-cert", directory.path("int.pem"),
+            ]
             if variant == "revoked" { try OpenSSLCLI.check(["ca", "-revoke", directory.path("leaf.pem")] + common) }
             try OpenSSLCLI.check(["ca", "-gencrl", "-out", directory.path("crl_\(variant).pem")] + common)
         }
@@ -151,19 +171,28 @@ final class OpenSSLPKI: @unchecked Sendable {  // immutable after init
             .trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "serial=", with: "")
         let goodIndex = "V\t491231235959Z\t\t\(serial)\tunknown\t/CN=www.example.com\n"
         try directory.write("ocsp-good-index.txt", Data(goodIndex.utf8))
-        try OpenSSLCLI.check(["ocsp", "-issuer", directory.path("int.pem"), "-cert", directory.path("leaf.pem"), "-no_nonce",
-                              "-reqout", directory.path("ocsp-req.der")])
-        for (name, index) in [("ocsp_good", directory.path("ocsp-good-index.txt")), ("ocsp_revoked", directory.path("ca-revoked") + "/index.txt")] {
-            try OpenSSLCLI.check(["ocsp", "-index", index, "-rsigner", directory.path("int.pem"), "-rkey", directory.path("int.key"),
-                                  "-CA", directory.path("int.pem"), "-reqin", directory.path("ocsp-req.der"),
-                                  "-respout", directory.path("\(name).der"), "-ndays", "2"])
+        try OpenSSLCLI.check([
+            "ocsp", "-issuer", directory.path("int.pem"), "-cert", directory.path("leaf.pem"), "-no_nonce",
+            "-reqout", directory.path("ocsp-req.der"),
+        ])
+        for (name, index) in [
+            ("ocsp_good", directory.path("ocsp-good-index.txt")),
+            ("ocsp_revoked", directory.path("ca-revoked") + "/index.txt"),
+        ] {
+            try OpenSSLCLI.check([
+                "ocsp", "-index", index, "-rsigner", directory.path("int.pem"), "-rkey", directory.path("int.key"),
+                "-CA", directory.path("int.pem"), "-reqin", directory.path("ocsp-req.der"),
+                "-respout", directory.path("\(name).der"), "-ndays", "2",
+            ])
         }
     }
 
     /// `openssl ocsp`'s reading of a response for `leaf` ("good", "revoked", …).
     func opensslOCSPStatus(_ response: String) throws -> String {
-        let result = try OpenSSLCLI.run(args: ["ocsp", "-respin", directory.path("\(response).der"), "-issuer", directory.path("int.pem"),
-                                              "-cert", directory.path("leaf.pem"), "-VAfile", directory.path("int.pem"), "-no_nonce"])
+        let result = try OpenSSLCLI.run(args: [
+            "ocsp", "-respin", directory.path("\(response).der"), "-issuer", directory.path("int.pem"),
+            "-cert", directory.path("leaf.pem"), "-VAfile", directory.path("int.pem"), "-no_nonce",
+        ])
         return result.stdoutText
     }
 
@@ -172,14 +201,20 @@ final class OpenSSLPKI: @unchecked Sendable {  // immutable after init
     }
 
     /// `openssl verify` verdict.
-    func opensslVerify(leaf: String, intermediates: [String], root: String, at time: Int64, host: String?,
-                       crl: String? = nil) throws -> (Bool, String) {
+    func opensslVerify(
+        leaf: String, intermediates: [String], root: String, at time: Int64, host: String?,
+        crl: String? = nil
+    ) throws -> (Bool, String) {
         var args = ["verify", "-CAfile", directory.path("\(root).pem"), "-attime", "\(time)", "-purpose", "sslserver"]
         if !intermediates.isEmpty {
             let bundle = try intermediates.map { try directory.read("\($0).pem") }.reduce(Data(), +)
-            args += ["-untrusted", try directory.write("untrusted-\(intermediates.joined(separator: "-")).pem", bundle)]
+            args += [
+                "-untrusted", try directory.write("untrusted-\(intermediates.joined(separator: "-")).pem", bundle),
+            ]
         }
-        if let host { args += [host.contains(":") || host.first?.isNumber == true ? "-verify_ip" : "-verify_hostname", host] }
+        if let host {
+            args += [host.contains(":") || host.first?.isNumber == true ? "-verify_ip" : "-verify_hostname", host]
+        }
         if let crl { args += ["-CRLfile", directory.path("\(crl).pem"), "-crl_check"] }
         args.append(directory.path("\(leaf).pem"))
         let result = try OpenSSLCLI.run(args: args)
@@ -187,8 +222,10 @@ final class OpenSSLPKI: @unchecked Sendable {  // immutable after init
     }
 
     /// OSecTrust verdict with the same inputs.
-    func ourVerify(leaf: String, intermediates: [String], root: String, at time: Int64, host: String?,
-                   crl: String? = nil, ocsp: String? = nil) throws -> TrustEvaluation {
+    func ourVerify(
+        leaf: String, intermediates: [String], root: String, at time: Int64, host: String?,
+        crl: String? = nil, ocsp: String? = nil
+    ) throws -> TrustEvaluation {
         var options = ValidationOptions(time: time)
         options.purpose = .serverAuth
         if let host { options.peerNames = [PeerName.host(host)] }
@@ -198,10 +235,12 @@ final class OpenSSLPKI: @unchecked Sendable {  // immutable after init
         }
         if let crl {
             options.revocation = RevocationMode(enabled: true)
-            options.crls = try CertificateRevocationList.crls(fromPEM: String(decoding: try directory.read("\(crl).pem"), as: UTF8.self))
+            options.crls = try CertificateRevocationList.crls(
+                fromPEM: String(decoding: try directory.read("\(crl).pem"), as: UTF8.self))
         }
-        let builder = ChainBuilder(anchors: [AnchorStore([try certificate(root)])],
-                                   intermediates: try intermediates.map(certificate), options: options)
+        let builder = ChainBuilder(
+            anchors: [AnchorStore([try certificate(root)])],
+            intermediates: try intermediates.map(certificate), options: options)
         return builder.evaluate(try certificate(leaf))
     }
 }
@@ -236,15 +275,24 @@ final class OpenSSLPKI: @unchecked Sendable {  // immutable after init
         Case(name: "missing intermediate", intermediates: [], trusted: false, check: .missingIntermediate),
         Case(name: "CRL revokes the leaf", crl: "crl_revoked", trusted: false, check: .revocation),
         Case(name: "CRL without the leaf", crl: "crl_empty", trusted: true),
-        Case(name: "pathlen:0 exceeded", leaf: "leaf_under_sub", intermediates: ["sub", "int_pathlen0"], trusted: false,
-             check: .basicConstraintsPathLen),
-        Case(name: "intermediate without keyCertSign", intermediates: ["int_no_certsign"], trusted: false, check: .keyUsage),
+        Case(
+            name: "pathlen:0 exceeded", leaf: "leaf_under_sub", intermediates: ["sub", "int_pathlen0"], trusted: false,
+            check: .basicConstraintsPathLen),
+        Case(
+            name: "intermediate without keyCertSign", intermediates: ["int_no_certsign"], trusted: false,
+            check: .keyUsage),
         Case(name: "clientAuth-only leaf for a server", leaf: "leaf_client", trusted: false, check: .extendedKeyUsage),
-        Case(name: "non-critical basicConstraints in a CA", intermediates: ["int_noncritical_bc"], trusted: false,
-             check: .basicConstraints,
-             opensslDiffers: "OpenSSL accepts; RFC 5280 §4.2.1.9 says conforming CAs MUST mark basicConstraints critical in CA certificates"),
-        Case(name: "no SAN, host only in CN", leaf: "leaf_nosan", trusted: false, check: .sslHostname,
-             opensslDiffers: "OpenSSL falls back to the subject CN; Apple (and RFC 6125 §6.4.4 / CA/B Forum) use SAN only"),
+        Case(
+            name: "non-critical basicConstraints in a CA", intermediates: ["int_noncritical_bc"], trusted: false,
+            check: .basicConstraints,
+            opensslDiffers:
+                "OpenSSL accepts; RFC 5280 §4.2.1.9 says conforming CAs MUST mark basicConstraints critical in CA "
+                + "certificates"
+        ),
+        Case(
+            name: "no SAN, host only in CN", leaf: "leaf_nosan", trusted: false, check: .sslHostname,
+            opensslDiffers:
+                "OpenSSL falls back to the subject CN; Apple (and RFC 6125 §6.4.4 / CA/B Forum) use SAN only"),
     ]
 
     static let pkis: [Bool: OpenSSLPKI] = {
@@ -256,13 +304,17 @@ final class OpenSSLPKI: @unchecked Sendable {  // immutable after init
     func sameVerdictAsOpenSSL(rsa: Bool, testCase: Case) throws {
         let pki = try #require(OpenSSLChainTests.pkis[rsa])
         let time = pki.now + testCase.offset
-        let (opensslOK, opensslText) = try pki.opensslVerify(leaf: testCase.leaf, intermediates: testCase.intermediates,
-                                                             root: testCase.root, at: time, host: testCase.host, crl: testCase.crl)
-        let ours = try pki.ourVerify(leaf: testCase.leaf, intermediates: testCase.intermediates, root: testCase.root,
-                                     at: time, host: testCase.host, crl: testCase.crl)
+        let (opensslOK, opensslText) = try pki.opensslVerify(
+            leaf: testCase.leaf, intermediates: testCase.intermediates,
+            root: testCase.root, at: time, host: testCase.host, crl: testCase.crl)
+        let ours = try pki.ourVerify(
+            leaf: testCase.leaf, intermediates: testCase.intermediates, root: testCase.root,
+            at: time, host: testCase.host, crl: testCase.crl)
         #expect(ours.isTrusted == testCase.trusted, "\(testCase.name): \(ours.failures)")
         if let check = testCase.check {
-            #expect(ours.failures.mostImportant?.check == check || ours.checks.contains(check), "\(testCase.name): \(ours.failures)")
+            #expect(
+                ours.failures.mostImportant?.check == check || ours.checks.contains(check),
+                "\(testCase.name): \(ours.failures)")
         }
         if testCase.opensslDiffers == nil {
             #expect(opensslOK == testCase.trusted, "\(testCase.name): openssl said \(opensslText)")
@@ -272,18 +324,21 @@ final class OpenSSLPKI: @unchecked Sendable {  // immutable after init
     }
 
     /// OCSP responses made by `openssl ocsp`: same status as `openssl ocsp -respin` reports.
-    @Test(.enabled(if: OpenSSLCLI.isAvailable), arguments: [true, false], [("ocsp_good", true), ("ocsp_revoked", false)])
+    @Test(
+        .enabled(if: OpenSSLCLI.isAvailable), arguments: [true, false], [("ocsp_good", true), ("ocsp_revoked", false)])
     func ocspResponses(rsa: Bool, response: (String, Bool)) throws {
         let pki = try #require(OpenSSLChainTests.pkis[rsa])
         let text = try pki.opensslOCSPStatus(response.0)
         #expect(text.contains(response.1 ? ": good" : ": revoked"), "\(text)")
-        let ours = try pki.ourVerify(leaf: "leaf", intermediates: ["int"], root: "root", at: pki.now, host: "www.example.com",
-                                     ocsp: response.0)
+        let ours = try pki.ourVerify(
+            leaf: "leaf", intermediates: ["int"], root: "root", at: pki.now, host: "www.example.com",
+            ocsp: response.0)
         #expect(ours.isTrusted == response.1, "\(ours.failures)")
         if !response.1 { #expect(ours.checks.contains(.revocation)) }
         // Outside the response's validity the answer is ignored (and nothing else covers the leaf).
-        let later = try pki.ourVerify(leaf: "leaf", intermediates: ["int"], root: "root", at: pki.now + 5 * 86_400, host: "www.example.com",
-                                      ocsp: response.0)
+        let later = try pki.ourVerify(
+            leaf: "leaf", intermediates: ["int"], root: "root", at: pki.now + 5 * 86_400, host: "www.example.com",
+            ocsp: response.0)
         #expect(later.isTrusted)
     }
 }

@@ -24,13 +24,15 @@ import Testing
 
     @Test func expiredAndNotYetValid() {
         let (root, intermediate, leaf) = TestPKI.chain()
-        let later = TestPKI.evaluate(leaf, intermediates: [intermediate], anchors: [root],
-                                     options: TestPKI.serverOptions(time: TestPKI.now + 400 * TestPKI.day))
+        let later = TestPKI.evaluate(
+            leaf, intermediates: [intermediate], anchors: [root],
+            options: TestPKI.serverOptions(time: TestPKI.now + 400 * TestPKI.day))
         #expect(later.checks == [.temporalValidity])
         #expect(later.failures.first?.index == 0)
         #expect(!later.failures.hasFatal)
-        let earlier = TestPKI.evaluate(leaf, intermediates: [intermediate], anchors: [root],
-                                       options: TestPKI.serverOptions(time: TestPKI.now - 60 * TestPKI.day))
+        let earlier = TestPKI.evaluate(
+            leaf, intermediates: [intermediate], anchors: [root],
+            options: TestPKI.serverOptions(time: TestPKI.now - 60 * TestPKI.day))
         #expect(earlier.checks == [.temporalValidity])
         #expect(earlier.failures.first?.reason.contains("not valid before") == true)
     }
@@ -66,7 +68,10 @@ import Testing
 
     @Test func issuerMustBeCA() {
         let root = TestPKI.root()
-        let notCA = TestPKI.intermediate(issuer: root) { $0.basicConstraints = BasicConstraints(isCertificateAuthority: false); $0.keyUsage = [.digitalSignature] }
+        let notCA = TestPKI.intermediate(issuer: root) {
+            $0.basicConstraints = BasicConstraints(isCertificateAuthority: false)
+            $0.keyUsage = [.digitalSignature]
+        }
         let leaf = TestPKI.leaf(issuer: notCA)
         #expect(TestPKI.evaluate(leaf, intermediates: [notCA], anchors: [root]).checks.contains(.basicConstraintsCA))
         let noBC = TestPKI.intermediate(issuer: root) { $0.basicConstraints = nil }
@@ -106,24 +111,34 @@ import Testing
     @Test func extendedKeyUsage() {
         let (root, intermediate, _) = TestPKI.chain()
         let clientOnly = TestPKI.leaf(issuer: intermediate, eku: [X509OID.clientAuth])
-        #expect(TestPKI.evaluate(clientOnly, intermediates: [intermediate], anchors: [root]).checks == [.extendedKeyUsage])
+        #expect(
+            TestPKI.evaluate(clientOnly, intermediates: [intermediate], anchors: [root]).checks == [.extendedKeyUsage])
         var clientOptions = TestPKI.serverOptions(nil)
         clientOptions.purpose = .clientAuth
-        #expect(TestPKI.evaluate(clientOnly, intermediates: [intermediate], anchors: [root], options: clientOptions).isTrusted)
+        #expect(
+            TestPKI.evaluate(clientOnly, intermediates: [intermediate], anchors: [root], options: clientOptions)
+                .isTrusted)
         // anyExtendedKeyUsage: accepted as Apple does, rejected in the webpki profile.
         let any = TestPKI.leaf(issuer: intermediate, eku: [X509OID.anyExtendedKeyUsage])
         #expect(TestPKI.evaluate(any, intermediates: [intermediate], anchors: [root]).isTrusted)
         var strict = TestPKI.serverOptions()
         strict.rejectAnyExtendedKeyUsage = true
-        #expect(TestPKI.evaluate(any, intermediates: [intermediate], anchors: [root], options: strict).checks.contains(.extendedKeyUsage))
+        #expect(
+            TestPKI.evaluate(any, intermediates: [intermediate], anchors: [root], options: strict).checks.contains(
+                .extendedKeyUsage))
         // No EKU: allowed by RFC 5280, refused when the server-auth EKU is required (our SSL policy).
         let none = TestPKI.leaf(issuer: intermediate, eku: nil)
         #expect(TestPKI.evaluate(none, intermediates: [intermediate], anchors: [root]).isTrusted)
         var ssl = TestPKI.serverOptions()
         ssl.requireServerAuthEKU = true
-        #expect(TestPKI.evaluate(none, intermediates: [intermediate], anchors: [root], options: ssl).checks == [.serverAuthEKU])
+        #expect(
+            TestPKI.evaluate(none, intermediates: [intermediate], anchors: [root], options: ssl).checks == [
+                .serverAuthEKU
+            ])
         // An intermediate restricted to clientAuth cannot issue server certificates.
-        let clientCA = TestPKI.intermediate("Client CA", key: TestPKI.ecKeys[3], issuer: root) { $0.extendedKeyUsage = [X509OID.clientAuth] }
+        let clientCA = TestPKI.intermediate("Client CA", key: TestPKI.ecKeys[3], issuer: root) {
+            $0.extendedKeyUsage = [X509OID.clientAuth]
+        }
         let leaf = TestPKI.leaf(issuer: clientCA)
         #expect(TestPKI.evaluate(leaf, intermediates: [clientCA], anchors: [root]).checks == [.extendedKeyUsage])
     }
@@ -132,7 +147,10 @@ import Testing
         let (root, intermediate, leaf) = TestPKI.chain()
         var options = TestPKI.serverOptions()
         options.requiredKeyUsage = [.keyEncipherment]
-        #expect(TestPKI.evaluate(leaf, intermediates: [intermediate], anchors: [root], options: options).checks == [.keyUsage])
+        #expect(
+            TestPKI.evaluate(leaf, intermediates: [intermediate], anchors: [root], options: options).checks == [
+                .keyUsage
+            ])
         options.requiredKeyUsage = [.digitalSignature]
         #expect(TestPKI.evaluate(leaf, intermediates: [intermediate], anchors: [root], options: options).isTrusted)
     }
@@ -140,26 +158,49 @@ import Testing
     @Test func hostnameChecks() {
         let (root, intermediate, _) = TestPKI.chain()
         let wildcard = TestPKI.leaf(["*.example.com"], issuer: intermediate)
-        #expect(TestPKI.evaluate(wildcard, intermediates: [intermediate], anchors: [root], options: TestPKI.serverOptions("a.example.com")).isTrusted)
-        #expect(TestPKI.evaluate(wildcard, intermediates: [intermediate], anchors: [root], options: TestPKI.serverOptions("a.b.example.com")).checks == [.sslHostname])
-        #expect(TestPKI.evaluate(wildcard, intermediates: [intermediate], anchors: [root], options: TestPKI.serverOptions("example.com")).checks == [.sslHostname])
+        #expect(
+            TestPKI.evaluate(
+                wildcard, intermediates: [intermediate], anchors: [root],
+                options: TestPKI.serverOptions("a.example.com")
+            ).isTrusted)
+        #expect(
+            TestPKI.evaluate(
+                wildcard, intermediates: [intermediate], anchors: [root],
+                options: TestPKI.serverOptions("a.b.example.com")
+            ).checks == [.sslHostname])
+        #expect(
+            TestPKI.evaluate(
+                wildcard, intermediates: [intermediate], anchors: [root], options: TestPKI.serverOptions("example.com")
+            ).checks == [.sslHostname])
         // No CN fallback: a leaf without SAN never matches.
         let noSAN = TestPKI.leaf(issuer: intermediate) { $0.subjectAlternativeNames = nil }
         #expect(TestPKI.evaluate(noSAN, intermediates: [intermediate], anchors: [root]).checks == [.sslHostname])
         // IP addresses compare against iPAddress SANs only.
-        let ip = TestPKI.leaf(issuer: intermediate) { $0.subjectAlternativeNames = [GeneralName.ipAddress("192.0.2.7")!, .dnsName("192.0.2.8")] }
-        #expect(TestPKI.evaluate(ip, intermediates: [intermediate], anchors: [root], options: TestPKI.serverOptions("192.0.2.7")).isTrusted)
-        #expect(TestPKI.evaluate(ip, intermediates: [intermediate], anchors: [root], options: TestPKI.serverOptions("192.0.2.8")).checks == [.sslHostname])
+        let ip = TestPKI.leaf(issuer: intermediate) {
+            $0.subjectAlternativeNames = [GeneralName.ipAddress("192.0.2.7")!, .dnsName("192.0.2.8")]
+        }
+        #expect(
+            TestPKI.evaluate(
+                ip, intermediates: [intermediate], anchors: [root], options: TestPKI.serverOptions("192.0.2.7")
+            ).isTrusted)
+        #expect(
+            TestPKI.evaluate(
+                ip, intermediates: [intermediate], anchors: [root], options: TestPKI.serverOptions("192.0.2.8")
+            ).checks == [.sslHostname])
     }
 
     @Test func unknownCriticalExtension() {
         let (root, intermediate, _) = TestPKI.chain()
         let leaf = TestPKI.leaf(issuer: intermediate) {
-            $0.additionalExtensions = [Extension(oid: [1, 3, 6, 1, 4, 1, 55738, 666, 1], critical: true, value: [0x05, 0x00])]
+            $0.additionalExtensions = [
+                Extension(oid: [1, 3, 6, 1, 4, 1, 55738, 666, 1], critical: true, value: [0x05, 0x00])
+            ]
         }
         #expect(TestPKI.evaluate(leaf, intermediates: [intermediate], anchors: [root]).checks == [.criticalExtensions])
         let known = TestPKI.leaf(issuer: intermediate) {
-            $0.additionalExtensions = [Extension(oid: [1, 3, 6, 1, 4, 1, 55738, 666, 1], critical: false, value: [0x05, 0x00])]
+            $0.additionalExtensions = [
+                Extension(oid: [1, 3, 6, 1, 4, 1, 55738, 666, 1], critical: false, value: [0x05, 0x00])
+            ]
         }
         #expect(TestPKI.evaluate(known, intermediates: [intermediate], anchors: [root]).isTrusted)
     }
@@ -167,19 +208,29 @@ import Testing
     @Test func nameConstraintsDNS() {
         let root = TestPKI.root()
         let constrained = TestPKI.intermediate(issuer: root) {
-            $0.nameConstraints = NameConstraints(permittedSubtrees: [.dnsName("example.com")], excludedSubtrees: [.dnsName("bad.example.com")])
+            $0.nameConstraints = NameConstraints(
+                permittedSubtrees: [.dnsName("example.com")], excludedSubtrees: [.dnsName("bad.example.com")])
         }
         let good = TestPKI.leaf(["www.example.com"], issuer: constrained)
         #expect(TestPKI.evaluate(good, intermediates: [constrained], anchors: [root]).isTrusted)
         let outside = TestPKI.leaf(["www.example.org"], issuer: constrained)
-        let result = TestPKI.evaluate(outside, intermediates: [constrained], anchors: [root], options: TestPKI.serverOptions("www.example.org"))
+        let result = TestPKI.evaluate(
+            outside, intermediates: [constrained], anchors: [root], options: TestPKI.serverOptions("www.example.org"))
         #expect(result.checks == [.nameConstraints])
         #expect(result.failures.hasFatal)
         let excluded = TestPKI.leaf(["x.bad.example.com"], issuer: constrained)
-        #expect(TestPKI.evaluate(excluded, intermediates: [constrained], anchors: [root], options: TestPKI.serverOptions("x.bad.example.com")).checks == [.nameConstraints])
+        #expect(
+            TestPKI.evaluate(
+                excluded, intermediates: [constrained], anchors: [root],
+                options: TestPKI.serverOptions("x.bad.example.com")
+            ).checks == [.nameConstraints])
         // A wildcard that could expand into an excluded name is excluded.
         let wildcard = TestPKI.leaf(["*.example.com"], issuer: constrained)
-        #expect(TestPKI.evaluate(wildcard, intermediates: [constrained], anchors: [root], options: TestPKI.serverOptions("bad.example.com")).checks.contains(.nameConstraints))
+        #expect(
+            TestPKI.evaluate(
+                wildcard, intermediates: [constrained], anchors: [root],
+                options: TestPKI.serverOptions("bad.example.com")
+            ).checks.contains(.nameConstraints))
     }
 
     @Test func nameConstraintsIPEmailAndDirectory() {
@@ -188,27 +239,52 @@ import Testing
             $0.nameConstraints = NameConstraints(permittedSubtrees: [.ipAddress([192, 0, 2, 0, 255, 255, 255, 0])])
         }
         let inside = TestPKI.leaf(issuer: ipCA) { $0.subjectAlternativeNames = [GeneralName.ipAddress("192.0.2.1")!] }
-        #expect(TestPKI.evaluate(inside, intermediates: [ipCA], anchors: [root], options: TestPKI.serverOptions("192.0.2.1")).isTrusted)
-        let outside = TestPKI.leaf(issuer: ipCA) { $0.subjectAlternativeNames = [GeneralName.ipAddress("198.51.100.1")!] }
-        #expect(TestPKI.evaluate(outside, intermediates: [ipCA], anchors: [root], options: TestPKI.serverOptions("198.51.100.1")).checks == [.nameConstraints])
+        #expect(
+            TestPKI.evaluate(
+                inside, intermediates: [ipCA], anchors: [root], options: TestPKI.serverOptions("192.0.2.1")
+            ).isTrusted)
+        let outside = TestPKI.leaf(issuer: ipCA) {
+            $0.subjectAlternativeNames = [GeneralName.ipAddress("198.51.100.1")!]
+        }
+        #expect(
+            TestPKI.evaluate(
+                outside, intermediates: [ipCA], anchors: [root], options: TestPKI.serverOptions("198.51.100.1")
+            ).checks == [.nameConstraints])
 
-        let emailCA = TestPKI.intermediate(issuer: root) { $0.nameConstraints = NameConstraints(permittedSubtrees: [.rfc822Name("example.com")]) }
-        let mail = TestPKI.leaf(issuer: emailCA, eku: nil) { $0.subjectAlternativeNames = [.rfc822Name("alice@example.com")] }
+        let emailCA = TestPKI.intermediate(issuer: root) {
+            $0.nameConstraints = NameConstraints(permittedSubtrees: [.rfc822Name("example.com")])
+        }
+        let mail = TestPKI.leaf(issuer: emailCA, eku: nil) {
+            $0.subjectAlternativeNames = [.rfc822Name("alice@example.com")]
+        }
         var emailOptions = ValidationOptions(time: TestPKI.now)
         emailOptions.peerNames = [.email("alice@example.com")]
         #expect(TestPKI.evaluate(mail, intermediates: [emailCA], anchors: [root], options: emailOptions).isTrusted)
-        let foreign = TestPKI.leaf(issuer: emailCA, eku: nil) { $0.subjectAlternativeNames = [.rfc822Name("eve@example.org")] }
+        let foreign = TestPKI.leaf(issuer: emailCA, eku: nil) {
+            $0.subjectAlternativeNames = [.rfc822Name("eve@example.org")]
+        }
         emailOptions.peerNames = [.email("eve@example.org")]
-        #expect(TestPKI.evaluate(foreign, intermediates: [emailCA], anchors: [root], options: emailOptions).checks == [.nameConstraints])
+        #expect(
+            TestPKI.evaluate(foreign, intermediates: [emailCA], anchors: [root], options: emailOptions).checks == [
+                .nameConstraints
+            ])
 
         let org = try! DistinguishedName([(X509OID.countryName, "US"), (X509OID.organizationName, "Good")])
-        let dirCA = TestPKI.intermediate(issuer: root) { $0.nameConstraints = NameConstraints(permittedSubtrees: [.directoryName(org)]) }
+        let dirCA = TestPKI.intermediate(issuer: root) {
+            $0.nameConstraints = NameConstraints(permittedSubtrees: [.directoryName(org)])
+        }
         let member = TestPKI.leaf(issuer: dirCA) {
-            $0.subject = try! DistinguishedName([(X509OID.countryName, "US"), (X509OID.organizationName, "Good"), (X509OID.commonName, "www.example.com")])
+            $0.subject = try! DistinguishedName([
+                (X509OID.countryName, "US"), (X509OID.organizationName, "Good"),
+                (X509OID.commonName, "www.example.com"),
+            ])
         }
         #expect(TestPKI.evaluate(member, intermediates: [dirCA], anchors: [root]).isTrusted)
         let stranger = TestPKI.leaf(issuer: dirCA) {
-            $0.subject = try! DistinguishedName([(X509OID.countryName, "US"), (X509OID.organizationName, "Evil"), (X509OID.commonName, "www.example.com")])
+            $0.subject = try! DistinguishedName([
+                (X509OID.countryName, "US"), (X509OID.organizationName, "Evil"),
+                (X509OID.commonName, "www.example.com"),
+            ])
         }
         #expect(TestPKI.evaluate(stranger, intermediates: [dirCA], anchors: [root]).checks == [.nameConstraints])
     }
@@ -216,7 +292,9 @@ import Testing
     @Test func backtracksPastExpiredCrossSign() {
         // Two intermediates with the same name and key: one expired, one valid. The expired one is listed first.
         let root = TestPKI.root()
-        let expired = TestPKI.intermediate(issuer: root) { $0.notAfter = X509Time(secondsSinceEpoch: TestPKI.now - TestPKI.day) }
+        let expired = TestPKI.intermediate(issuer: root) {
+            $0.notAfter = X509Time(secondsSinceEpoch: TestPKI.now - TestPKI.day)
+        }
         let valid = TestPKI.intermediate(issuer: root)
         let leaf = TestPKI.leaf(issuer: valid)
         let result = TestPKI.evaluate(leaf, intermediates: [expired, valid], anchors: [root])
@@ -256,16 +334,23 @@ import Testing
         var ssl = TestPKI.serverOptions()
         ssl.sslRules = true
         #expect(TestPKI.evaluate(small, anchors: [root], options: ssl).checks == [.keySize])
-        let pss = TestPKI.leaf(issuer: root) { $0.signatureAlgorithm = SignatureAlgorithm(.rsaPSS(digest: .sha256, saltLength: 32)) }
+        let pss = TestPKI.leaf(issuer: root) {
+            $0.signatureAlgorithm = SignatureAlgorithm(.rsaPSS(digest: .sha256, saltLength: 32))
+        }
         #expect(TestPKI.evaluate(pss, anchors: [root]).isTrusted)
     }
 
     @Test func appleLeafLifetimeLimitWithCustomAnchors() {
         let (root, intermediate, _) = TestPKI.chain()
-        let long = TestPKI.leaf(issuer: intermediate) { $0.notAfter = X509Time(secondsSinceEpoch: TestPKI.now + 900 * TestPKI.day) }
+        let long = TestPKI.leaf(issuer: intermediate) {
+            $0.notAfter = X509Time(secondsSinceEpoch: TestPKI.now + 900 * TestPKI.day)
+        }
         var ssl = TestPKI.serverOptions()
         ssl.sslRules = true
-        #expect(TestPKI.evaluate(long, intermediates: [intermediate], anchors: [root], options: ssl).checks == [.validityPeriodMaximums])
+        #expect(
+            TestPKI.evaluate(long, intermediates: [intermediate], anchors: [root], options: ssl).checks == [
+                .validityPeriodMaximums
+            ])
         #expect(TestPKI.evaluate(long, intermediates: [intermediate], anchors: [root]).isTrusted)
     }
 
@@ -275,8 +360,11 @@ import Testing
             TrustFailure(0, .sslHostname, "name"),
         ]
         #expect(failures.mostImportant?.check == .anchorTrusted)
-        #expect([TrustFailure(0, .temporalValidity, ""), TrustFailure(0, .sslHostname, "")].mostImportant?.check == .sslHostname)
-        #expect([TrustFailure(1, .temporalValidity, ""), TrustFailure(0, .temporalValidity, "")].mostImportant?.index == 0)
+        #expect(
+            [TrustFailure(0, .temporalValidity, ""), TrustFailure(0, .sslHostname, "")].mostImportant?.check
+                == .sslHostname)
+        #expect(
+            [TrustFailure(1, .temporalValidity, ""), TrustFailure(0, .temporalValidity, "")].mostImportant?.index == 0)
         #expect(TrustCheck.revocation.isFatal && !TrustCheck.temporalValidity.isFatal)
         #expect(TrustCheck.anchorTrusted.osStatus == -67843)
     }
@@ -294,11 +382,13 @@ import Testing
     static let p2: ASN1ObjectIdentifier = [2, 23, 140, 1, 2, 2]
 
     static func policies(_ oids: [ASN1ObjectIdentifier]) -> Extension {
-        Extension(oid: X509OID.certificatePolicies, critical: false,
-                  value: try! PolicyInformation.encodedValue(oids.map { PolicyInformation(policyIdentifier: $0) }))
+        Extension(
+            oid: X509OID.certificatePolicies, critical: false,
+            value: try! PolicyInformation.encodedValue(oids.map { PolicyInformation(policyIdentifier: $0) }))
     }
     /// policyConstraints { requireExplicitPolicy 0 }.
-    static let requireExplicit = Extension(oid: X509OID.policyConstraints, critical: true, value: [0x30, 0x03, 0x80, 0x01, 0x00])
+    static let requireExplicit = Extension(
+        oid: X509OID.policyConstraints, critical: true, value: [0x30, 0x03, 0x80, 0x01, 0x00])
 
     func evaluate(intermediate: [Extension], leaf: [Extension]) -> TrustEvaluation {
         let root = TestPKI.root()
@@ -314,10 +404,20 @@ import Testing
 
     @Test func requireExplicitPolicy() {
         #expect(evaluate(intermediate: [Self.requireExplicit], leaf: []).checks == [.policyConstraints])
-        #expect(evaluate(intermediate: [Self.requireExplicit, Self.policies([Self.p1])], leaf: [Self.policies([Self.p1])]).isTrusted)
-        #expect(evaluate(intermediate: [Self.requireExplicit, Self.policies([Self.p1])], leaf: [Self.policies([Self.p2])]).checks == [.policyConstraints])
-        #expect(evaluate(intermediate: [Self.requireExplicit, Self.policies([X509OID.anyPolicy])], leaf: [Self.policies([Self.p2])]).isTrusted)
-        #expect(evaluate(intermediate: [Self.requireExplicit, Self.policies([Self.p1])], leaf: [Self.policies([Self.p1])]).failures.hasFatal == false)
+        #expect(
+            evaluate(intermediate: [Self.requireExplicit, Self.policies([Self.p1])], leaf: [Self.policies([Self.p1])])
+                .isTrusted)
+        #expect(
+            evaluate(intermediate: [Self.requireExplicit, Self.policies([Self.p1])], leaf: [Self.policies([Self.p2])])
+                .checks == [.policyConstraints])
+        #expect(
+            evaluate(
+                intermediate: [Self.requireExplicit, Self.policies([X509OID.anyPolicy])],
+                leaf: [Self.policies([Self.p2])]
+            ).isTrusted)
+        #expect(
+            evaluate(intermediate: [Self.requireExplicit, Self.policies([Self.p1])], leaf: [Self.policies([Self.p1])])
+                .failures.hasFatal == false)
     }
 }
 
@@ -326,10 +426,12 @@ import Testing
         let (root, intermediate, leaf) = TestPKI.chain()
         #expect(TestPKI.evaluate(leaf, intermediates: [intermediate], anchors: [root]).isTrusted)
         #expect(TestPKI.evaluate(leaf, intermediates: [intermediate], anchors: [root]).isTrusted)  // memo hit
-        let later = TestPKI.evaluate(leaf, intermediates: [intermediate], anchors: [root],
-                                     options: TestPKI.serverOptions(time: TestPKI.now + 400 * TestPKI.day))
+        let later = TestPKI.evaluate(
+            leaf, intermediates: [intermediate], anchors: [root],
+            options: TestPKI.serverOptions(time: TestPKI.now + 400 * TestPKI.day))
         #expect(later.checks == [.temporalValidity])
-        let otherName = TestPKI.evaluate(leaf, intermediates: [intermediate], anchors: [root], options: TestPKI.serverOptions("other.example.com"))
+        let otherName = TestPKI.evaluate(
+            leaf, intermediates: [intermediate], anchors: [root], options: TestPKI.serverOptions("other.example.com"))
         #expect(otherName.checks == [.sslHostname])
         let otherAnchor = TestPKI.root("Another Root", key: TestPKI.ecKeys[6])
         #expect(!TestPKI.evaluate(leaf, intermediates: [intermediate], anchors: [otherAnchor]).isTrusted)

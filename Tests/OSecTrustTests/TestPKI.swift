@@ -22,14 +22,19 @@ enum TestPKI {
         let key: AsymmetricKey
     }
 
-    static func builder(_ cn: String, key: AsymmetricKey, from: Int64 = now - 30 * day, to: Int64 = now + 300 * day,
-                        subject: DistinguishedName? = nil) -> CertificateBuilder {
-        try! CertificateBuilder(subject: subject ?? name(cn), publicKey: try! SubjectPublicKeyInfo(key),
-                                notBefore: X509Time(secondsSinceEpoch: from), notAfter: X509Time(secondsSinceEpoch: to))
+    static func builder(
+        _ cn: String, key: AsymmetricKey, from: Int64 = now - 30 * day, to: Int64 = now + 300 * day,
+        subject: DistinguishedName? = nil
+    ) -> CertificateBuilder {
+        try! CertificateBuilder(
+            subject: subject ?? name(cn), publicKey: try! SubjectPublicKeyInfo(key),
+            notBefore: X509Time(secondsSinceEpoch: from), notAfter: X509Time(secondsSinceEpoch: to))
     }
 
-    static func root(_ cn: String = "Test Root", key: AsymmetricKey = ecKeys[0], pathLength: Int? = nil,
-                     configure: (inout CertificateBuilder) -> Void = { _ in }) -> Node {
+    static func root(
+        _ cn: String = "Test Root", key: AsymmetricKey = ecKeys[0], pathLength: Int? = nil,
+        configure: (inout CertificateBuilder) -> Void = { _ in }
+    ) -> Node {
         var b = builder(cn, key: key, from: now - 3650 * day, to: now + 3650 * day)
         b.basicConstraints = BasicConstraints(isCertificateAuthority: true, pathLengthConstraint: pathLength)
         b.keyUsage = [.keyCertSign, .cRLSign]
@@ -37,8 +42,10 @@ enum TestPKI {
         return Node(certificate: try! b.selfSigned(with: key), key: key)
     }
 
-    static func intermediate(_ cn: String = "Test Intermediate", key: AsymmetricKey = ecKeys[1], issuer: Node,
-                             pathLength: Int? = nil, configure: (inout CertificateBuilder) -> Void = { _ in }) -> Node {
+    static func intermediate(
+        _ cn: String = "Test Intermediate", key: AsymmetricKey = ecKeys[1], issuer: Node,
+        pathLength: Int? = nil, configure: (inout CertificateBuilder) -> Void = { _ in }
+    ) -> Node {
         var b = builder(cn, key: key, from: now - 1000 * day, to: now + 1000 * day)
         b.basicConstraints = BasicConstraints(isCertificateAuthority: true, pathLengthConstraint: pathLength)
         b.keyUsage = [.keyCertSign, .cRLSign]
@@ -46,9 +53,11 @@ enum TestPKI {
         return Node(certificate: try! b.issued(by: issuer.certificate, issuerKey: issuer.key), key: key)
     }
 
-    static func leaf(_ dns: [String] = ["www.example.com"], key: AsymmetricKey = ecKeys[2], issuer: Node,
-                     eku: [ASN1ObjectIdentifier]? = [X509OID.serverAuth],
-                     configure: (inout CertificateBuilder) -> Void = { _ in }) -> Node {
+    static func leaf(
+        _ dns: [String] = ["www.example.com"], key: AsymmetricKey = ecKeys[2], issuer: Node,
+        eku: [ASN1ObjectIdentifier]? = [X509OID.serverAuth],
+        configure: (inout CertificateBuilder) -> Void = { _ in }
+    ) -> Node {
         var b = builder(dns.first ?? "leaf", key: key)
         b.basicConstraints = BasicConstraints(isCertificateAuthority: false)
         b.keyUsage = [.digitalSignature]
@@ -73,10 +82,14 @@ enum TestPKI {
         return options
     }
 
-    static func evaluate(_ leaf: Node, intermediates: [Node] = [], anchors: [Node],
-                         options: ValidationOptions = serverOptions()) -> TrustEvaluation {
-        ChainBuilder(anchors: [AnchorStore(anchors.map(\.certificate))], intermediates: intermediates.map(\.certificate),
-                     options: options).evaluate(leaf.certificate)
+    static func evaluate(
+        _ leaf: Node, intermediates: [Node] = [], anchors: [Node],
+        options: ValidationOptions = serverOptions()
+    ) -> TrustEvaluation {
+        ChainBuilder(
+            anchors: [AnchorStore(anchors.map(\.certificate))], intermediates: intermediates.map(\.certificate),
+            options: options
+        ).evaluate(leaf.certificate)
     }
 }
 

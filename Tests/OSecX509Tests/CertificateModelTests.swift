@@ -2,6 +2,7 @@ import Foundation
 import OSecASN1
 import OSecCrypto
 import XCTest
+
 @testable import OSecX509
 
 final class CertificateModelTests: XCTestCase {
@@ -30,7 +31,9 @@ final class CertificateModelTests: XCTestCase {
         XCTAssertEqual(try ext.basicConstraints, BasicConstraints(isCertificateAuthority: false))
         XCTAssertEqual(try ext.keyUsage, [.digitalSignature, .keyEncipherment])
         XCTAssertEqual(try ext.extendedKeyUsage?.usages, [X509OID.serverAuth])
-        XCTAssertEqual(try ext.subjectAlternativeNames, [.dnsName("www.example.com"), .ipAddress([192, 0, 2, 7]), .rfc822Name("admin@example.com")])
+        XCTAssertEqual(
+            try ext.subjectAlternativeNames,
+            [.dnsName("www.example.com"), .ipAddress([192, 0, 2, 7]), .rfc822Name("admin@example.com")])
         XCTAssertEqual(try ext.authorityKeyIdentifier?.keyIdentifier, try root.extensions.subjectKeyIdentifier)
         XCTAssertEqual(try ext.subjectKeyIdentifier.map(Array.init), Array(leaf.publicKeyInfo.publicKeyHash))
         XCTAssertNil(try ext.nameConstraints)
@@ -52,8 +55,9 @@ final class CertificateModelTests: XCTestCase {
             XCTAssertTrue(cert.isSignature(validFor: key.publicKey))
         }
         for digest in [DigestAlgorithm.sha1, .sha224, .sha384, .sha512] {
-            var builder = try CertificateBuilder(subject: X509TestPKI.name("rsa-\(digest)"), publicKey: SubjectPublicKeyInfo(X509TestPKI.rsaKey),
-                                                 notBefore: X509TestPKI.notBefore, notAfter: X509TestPKI.notAfter)
+            var builder = try CertificateBuilder(
+                subject: X509TestPKI.name("rsa-\(digest)"), publicKey: SubjectPublicKeyInfo(X509TestPKI.rsaKey),
+                notBefore: X509TestPKI.notBefore, notAfter: X509TestPKI.notAfter)
             builder.signatureAlgorithm = SignatureAlgorithm(.rsaPKCS1(digest))
             let cert = try builder.selfSigned(with: X509TestPKI.rsaKey)
             XCTAssertTrue(cert.isSignature(validFor: X509TestPKI.rsaKey), "\(digest)")
@@ -81,18 +85,24 @@ final class CertificateModelTests: XCTestCase {
 
     func testDuplicateExtensionIsRejected() throws {
         let san = Extension(oid: X509OID.subjectAltName, critical: false, value: [0x30, 0x03, 0x82, 0x01, 0x61])
-        XCTAssertThrowsError(try Extensions([san, san])) { XCTAssertEqual(($0 as? X509Error)?.code, .duplicateExtension) }
-        var builder = try CertificateBuilder(subject: X509TestPKI.name("dup"), publicKey: SubjectPublicKeyInfo(X509TestPKI.p256Key),
-                                             notBefore: X509TestPKI.notBefore, notAfter: X509TestPKI.notAfter)
+        XCTAssertThrowsError(try Extensions([san, san])) {
+            XCTAssertEqual(($0 as? X509Error)?.code, .duplicateExtension)
+        }
+        var builder = try CertificateBuilder(
+            subject: X509TestPKI.name("dup"), publicKey: SubjectPublicKeyInfo(X509TestPKI.p256Key),
+            notBefore: X509TestPKI.notBefore, notAfter: X509TestPKI.notAfter)
         builder.subjectAlternativeNames = [.dnsName("a")]
         builder.additionalExtensions = [san]
-        XCTAssertThrowsError(try builder.selfSigned(with: X509TestPKI.p256Key)) { XCTAssertEqual(($0 as? X509Error)?.code, .duplicateExtension) }
+        XCTAssertThrowsError(try builder.selfSigned(with: X509TestPKI.p256Key)) {
+            XCTAssertEqual(($0 as? X509Error)?.code, .duplicateExtension)
+        }
     }
 
     func testUnknownCriticalExtensionIsKeptRaw() throws {
         let unknown = Extension(oid: [1, 3, 6, 1, 4, 1, 99999, 1], critical: true, value: [0x05, 0x00])
-        var builder = try CertificateBuilder(subject: X509TestPKI.name("unknown"), publicKey: SubjectPublicKeyInfo(X509TestPKI.p256Key),
-                                             notBefore: X509TestPKI.notBefore, notAfter: X509TestPKI.notAfter)
+        var builder = try CertificateBuilder(
+            subject: X509TestPKI.name("unknown"), publicKey: SubjectPublicKeyInfo(X509TestPKI.p256Key),
+            notBefore: X509TestPKI.notBefore, notAfter: X509TestPKI.notAfter)
         builder.additionalExtensions = [unknown]
         let cert = try builder.selfSigned(with: X509TestPKI.p256Key)
         XCTAssertEqual(cert.extensions[oid: unknown.oid]?.critical, true)
@@ -101,8 +111,9 @@ final class CertificateModelTests: XCTestCase {
     }
 
     func testNameConstraintsAndPoliciesRoundTrip() throws {
-        var builder = try CertificateBuilder(subject: X509TestPKI.name("Constrained CA"), publicKey: SubjectPublicKeyInfo(X509TestPKI.p256Key),
-                                             notBefore: X509TestPKI.notBefore, notAfter: X509TestPKI.notAfter)
+        var builder = try CertificateBuilder(
+            subject: X509TestPKI.name("Constrained CA"), publicKey: SubjectPublicKeyInfo(X509TestPKI.p256Key),
+            notBefore: X509TestPKI.notBefore, notAfter: X509TestPKI.notAfter)
         builder.basicConstraints = BasicConstraints(isCertificateAuthority: true, pathLengthConstraint: 0)
         builder.nameConstraints = NameConstraints(
             permittedSubtrees: [.dnsName("example.com"), .ipAddress([10, 0, 0, 0, 255, 0, 0, 0])],
@@ -112,15 +123,18 @@ final class CertificateModelTests: XCTestCase {
             Extension(oid: X509OID.certificatePolicies, critical: false, value: policies),
             Extension(oid: X509OID.inhibitAnyPolicy, critical: true, value: [0x02, 0x01, 0x00]),
             Extension(oid: X509OID.policyConstraints, critical: true, value: [0x30, 0x03, 0x80, 0x01, 0x02]),
-            Extension(oid: X509OID.policyMappings, critical: true, value: try {
-                var coder = DER.Serializer()
-                try coder.appendConstructedNode(identifier: .sequence) { coder in
+            Extension(
+                oid: X509OID.policyMappings, critical: true,
+                value: try {
+                    var coder = DER.Serializer()
                     try coder.appendConstructedNode(identifier: .sequence) { coder in
-                        try coder.serialize(ASN1ObjectIdentifier(arcs: [1, 2, 3])); try coder.serialize(ASN1ObjectIdentifier(arcs: [1, 2, 4]))
+                        try coder.appendConstructedNode(identifier: .sequence) { coder in
+                            try coder.serialize(ASN1ObjectIdentifier(arcs: [1, 2, 3]))
+                            try coder.serialize(ASN1ObjectIdentifier(arcs: [1, 2, 4]))
+                        }
                     }
-                }
-                return coder.serializedBytes
-            }()),
+                    return coder.serializedBytes
+                }()),
         ]
         let cert = try builder.selfSigned(with: X509TestPKI.p256Key)
         let ext = cert.extensions
@@ -129,12 +143,15 @@ final class CertificateModelTests: XCTestCase {
         XCTAssertEqual(try ext.certificatePolicies?.map(\.policyIdentifier), [[2, 23, 140, 1, 2, 1]])
         XCTAssertEqual(try ext.inhibitAnyPolicy, 0)
         XCTAssertEqual(try ext.policyConstraints, PolicyConstraints(requireExplicitPolicy: 2))
-        XCTAssertEqual(try ext.policyMappings, [PolicyMapping(issuerDomainPolicy: [1, 2, 3], subjectDomainPolicy: [1, 2, 4])])
+        XCTAssertEqual(
+            try ext.policyMappings, [PolicyMapping(issuerDomainPolicy: [1, 2, 3], subjectDomainPolicy: [1, 2, 4])])
         XCTAssertEqual(ext[oid: X509OID.nameConstraints]?.critical, true)
     }
 
     func testCABundleExtensionAccessorsAndAIA() throws {
-        var withCRLDP = 0, withAIA = 0, withPolicies = 0
+        var withCRLDP = 0
+        var withAIA = 0
+        var withPolicies = 0
         for (_, der) in try X509TestData.caBundleCertificates() {
             let cert = try Certificate(derEncoded: der)
             if try cert.extensions.crlDistributionPoints != nil { withCRLDP += 1 }
@@ -145,7 +162,8 @@ final class CertificateModelTests: XCTestCase {
             _ = try cert.extensions.issuerAlternativeNames
             XCTAssertEqual(cert.publicKeyInfo.publicKeyHash.count, 20)
             XCTAssertNotEqual(cert.publicKeyInfo.kind, .unsupported, cert.subject.rfc4514String)
-            XCTAssertEqual(try DistinguishedName(derEncoded: cert.subject.normalizedDERBytes).rdns.count, cert.subject.rdns.count)
+            XCTAssertEqual(
+                try DistinguishedName(derEncoded: cert.subject.normalizedDERBytes).rdns.count, cert.subject.rdns.count)
         }
         XCTAssertGreaterThan(withCRLDP, 0)
         XCTAssertGreaterThan(withAIA, 0)
@@ -153,7 +171,8 @@ final class CertificateModelTests: XCTestCase {
     }
 
     func testSelfSignedCABundleRootsVerify() throws {
-        var verified = 0, selfIssued = 0
+        var verified = 0
+        var selfIssued = 0
         for (_, der) in try X509TestData.caBundleCertificates() {
             let cert = try Certificate(derEncoded: der)
             guard cert.isSelfIssued else { continue }
@@ -168,7 +187,9 @@ final class CertificateModelTests: XCTestCase {
     func testNormalizationUppercasesOnlyPrintableStrings() throws {
         let name = DistinguishedName([
             RelativeDistinguishedName([try AttributeTypeAndValue(type: X509OID.countryName, printableString: "us")]),
-            RelativeDistinguishedName([try AttributeTypeAndValue(type: X509OID.organizationName, printableString: "  Example   corp  ")]),
+            RelativeDistinguishedName([
+                try AttributeTypeAndValue(type: X509OID.organizationName, printableString: "  Example   corp  ")
+            ]),
             RelativeDistinguishedName([AttributeTypeAndValue(type: X509OID.commonName, utf8String: "mixed Case")]),
         ])
         let normalized = try DistinguishedName(derEncoded: name.normalizedDERBytes)
@@ -179,7 +200,9 @@ final class CertificateModelTests: XCTestCase {
 
     func testRFC4514Escaping() throws {
         let name = DistinguishedName([
-            RelativeDistinguishedName([AttributeTypeAndValue(type: X509OID.commonName, utf8String: " a,b+c\"d\\e<f>g;h ")]),
+            RelativeDistinguishedName([
+                AttributeTypeAndValue(type: X509OID.commonName, utf8String: " a,b+c\"d\\e<f>g;h ")
+            ]),
             RelativeDistinguishedName([
                 AttributeTypeAndValue(type: X509OID.organizationalUnitName, utf8String: "#x"),
                 AttributeTypeAndValue(type: X509OID.organizationName, utf8String: "Zürich"),
@@ -190,20 +213,25 @@ final class CertificateModelTests: XCTestCase {
 
     func testPEMBundle() throws {
         let text = try String(contentsOfFile: X509TestData.caBundlePath, encoding: .utf8)
-        let certs = try Certificate.certificates(fromPEM: "garbage before\n" + text + "\n-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n")
+        let certs = try Certificate.certificates(
+            fromPEM: "garbage before\n" + text + "\n-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n")
         XCTAssertEqual(certs.count, X509TestData.pemBlocks(text).count)
         let first = try XCTUnwrap(certs.first)
         XCTAssertEqual(try Certificate(pemEncoded: first.pemString), first)
         XCTAssertTrue(first.pemString.split(separator: "\n").dropFirst().dropLast().allSatisfy { $0.count <= 64 })
-        XCTAssertThrowsError(try Certificate.certificates(fromPEM: "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n"))
+        XCTAssertThrowsError(
+            try Certificate.certificates(fromPEM: "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n"))
         XCTAssertEqual(try Certificate.certificates(fromPEM: "no pem here"), [])
     }
 
     func testVersion1CertificatesCanBeBuiltWithoutExtensions() throws {
-        var builder = try CertificateBuilder(subject: X509TestPKI.name("v1 root"), publicKey: SubjectPublicKeyInfo(X509TestPKI.rsaKey),
-                                             notBefore: X509TestPKI.notBefore, notAfter: X509TestPKI.notAfter)
+        var builder = try CertificateBuilder(
+            subject: X509TestPKI.name("v1 root"), publicKey: SubjectPublicKeyInfo(X509TestPKI.rsaKey),
+            notBefore: X509TestPKI.notBefore, notAfter: X509TestPKI.notAfter)
         builder.version = .v1
-        XCTAssertThrowsError(try builder.selfSigned(with: X509TestPKI.rsaKey)) { XCTAssertEqual(($0 as? X509Error)?.code, .invalidValue) }
+        XCTAssertThrowsError(try builder.selfSigned(with: X509TestPKI.rsaKey)) {
+            XCTAssertEqual(($0 as? X509Error)?.code, .invalidValue)
+        }
         builder.includesSubjectKeyIdentifier = false
         builder.includesAuthorityKeyIdentifier = false
         let cert = try builder.selfSigned(with: X509TestPKI.rsaKey)
@@ -211,7 +239,8 @@ final class CertificateModelTests: XCTestCase {
         XCTAssertTrue(cert.extensions.isEmpty)
         XCTAssertTrue(cert.isSigned(by: cert))
         XCTAssertEqual(try cert.reencoded(), cert.derBytes)
-        XCTAssertEqual(cert.tbsBytes.dropFirst(4).first, 0x02)  // the TBS starts with the serial INTEGER, no [0] version
+        // the TBS starts with the serial INTEGER, no [0] version
+        XCTAssertEqual(cert.tbsBytes.dropFirst(4).first, 0x02)
     }
 
     func testTrailingBytesAreForbiddenExceptInPrefixMode() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import OSecX509
 
 /// Parses every certificate of the corpora (without the openssl comparison) and reports what fails, by category.
@@ -51,13 +52,17 @@ final class CorpusSmokeTests: XCTestCase {
 
     /// The innermost reason of an X509Error chain (ASN.1 errors by code).
     static func reason(_ error: any Error) -> String {
-        guard let x509 = error as? X509Error else { return "\(error)".components(separatedBy: " (").first ?? "\(error)" }
+        guard let x509 = error as? X509Error else {
+            return "\(error)".components(separatedBy: " (").first ?? "\(error)"
+        }
         if let underlying = x509.underlying { return reason(underlying) }
         return "\(x509.code): \(x509.reason)"
     }
 
     func testLimboCorporaParseOrFailCleanly() throws {
-        for (file, expectedRejects) in [("limbo-public.json", ["rfc5280::duplicate-extensions"]), ("bettertls-public.json", [])] {
+        for (file, expectedRejects) in [
+            ("limbo-public.json", ["rfc5280::duplicate-extensions"]), ("bettertls-public.json", []),
+        ] {
             let certs = try X509TestData.limboCertificates(file)
             var rejected: [String: [String]] = [:]
             var extensionFailures: [String: Int] = [:]
@@ -67,7 +72,9 @@ final class CorpusSmokeTests: XCTestCase {
                 do {
                     let cert = try Certificate(derEncoded: der)
                     XCTAssertEqual(try cert.reencoded(), der, id)
-                    for failure in CorpusSmokeTests.extensionFailures(cert) { extensionFailures[failure, default: 0] += 1 }
+                    for failure in CorpusSmokeTests.extensionFailures(cert) {
+                        extensionFailures[failure, default: 0] += 1
+                    }
                     ok += 1
                 } catch {
                     rejected[CorpusSmokeTests.reason(error), default: []].append(id)
@@ -75,7 +82,9 @@ final class CorpusSmokeTests: XCTestCase {
             }
             print("CORPUS \(file): \(certs.count) distinct certificates, \(ok) parsed, \(certs.count - ok) rejected")
             for (reason, ids) in rejected.sorted(by: { $0.key < $1.key }) { print("  REJECTED \(reason): \(ids)") }
-            for (reason, count) in extensionFailures.sorted(by: { $0.key < $1.key }) { print("  EXTENSION-UNDECODABLE \(count)× \(reason)") }
+            for (reason, count) in extensionFailures.sorted(by: { $0.key < $1.key }) {
+                print("  EXTENSION-UNDECODABLE \(count)× \(reason)")
+            }
             XCTAssertEqual(rejected.values.flatMap { $0 }.sorted(), expectedRejects, file)
         }
     }

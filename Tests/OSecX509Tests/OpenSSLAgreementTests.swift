@@ -1,6 +1,7 @@
 import Foundation
-import XCTest
 import OSecASN1
+import XCTest
+
 @testable import OSecX509
 
 /// Every certificate of the system CA bundle and of the x509-limbo / bettertls corpora is parsed here and
@@ -25,7 +26,10 @@ final class OpenSSLAgreementTests: XCTestCase {
         /// Extensions that neither we nor OpenSSL could decode (counted inside `agreements`).
         var extensionsBothRejected = 0
         var description: String {
-            "compared \(compared), agree \(agreements) (of which \(extensionsBothRejected) extensions undecodable by both), both rejected \(bothRejected), only we reject \(weRejectOnly.count), disagreements \(disagreements.count)"
+            "compared \(compared), agree \(agreements) (of which \(extensionsBothRejected) extensions undecodable "
+                + "by both),"
+                + " both rejected \(bothRejected), only we reject \(weRejectOnly.count),"
+                + " disagreements \(disagreements.count)"
         }
     }
 
@@ -52,7 +56,10 @@ final class OpenSSLAgreementTests: XCTestCase {
                 currentExtension = nil
                 continue
             }
-            if line == "Certificate:" { hasCert = true; continue }
+            if line == "Certificate:" {
+                hasCert = true
+                continue
+            }
             if pendingSerial {
                 pendingSerial = false
                 let hex = line.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ":", with: "")
@@ -73,10 +80,22 @@ final class OpenSSLAgreementTests: XCTestCase {
                 }
                 continue
             }
-            if line.hasPrefix("        Issuer:") { record.issuer = String(line.dropFirst(15)).trimmingCharacters(in: .whitespaces); continue }
-            if line.hasPrefix("        Subject:") { record.subject = String(line.dropFirst(16)).trimmingCharacters(in: .whitespaces); continue }
-            if line.hasPrefix("            Not Before:") { record.notBefore = String(line.dropFirst(24)); continue }
-            if line.hasPrefix("            Not After :") { record.notAfter = String(line.dropFirst(24)); continue }
+            if line.hasPrefix("        Issuer:") {
+                record.issuer = String(line.dropFirst(15)).trimmingCharacters(in: .whitespaces)
+                continue
+            }
+            if line.hasPrefix("        Subject:") {
+                record.subject = String(line.dropFirst(16)).trimmingCharacters(in: .whitespaces)
+                continue
+            }
+            if line.hasPrefix("            Not Before:") {
+                record.notBefore = String(line.dropFirst(24))
+                continue
+            }
+            if line.hasPrefix("            Not After :") {
+                record.notAfter = String(line.dropFirst(24))
+                continue
+            }
             if line.hasPrefix("            "), !line.hasPrefix("             ") {
                 let header = line.trimmingCharacters(in: .whitespaces)
                 currentExtension = nil
@@ -103,9 +122,12 @@ final class OpenSSLAgreementTests: XCTestCase {
         let directory = try X509TestData.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         for (index, item) in pems.enumerated() {
-            try item.pem.write(to: directory.appendingPathComponent(String(format: "%06d.pem", index)), atomically: false, encoding: .utf8)
+            try item.pem.write(
+                to: directory.appendingPathComponent(String(format: "%06d.pem", index)), atomically: false,
+                encoding: .utf8)
         }
-        let (_, output) = try X509TestData.shell("cd '\(directory.path)' && openssl storeutl -noout -text -certs -r . 2>/dev/null")
+        let (_, output) = try X509TestData.shell(
+            "cd '\(directory.path)' && openssl storeutl -noout -text -certs -r . 2>/dev/null")
         let records = OpenSSLAgreementTests.parseStoreutl(output, count: pems.count)
         var tally = Tally()
         var extensionBothRejected = 0
@@ -114,7 +136,11 @@ final class OpenSSLAgreementTests: XCTestCase {
             let der = X509TestData.pemToDER(item.pem)
             let ours = try? Certificate(derEncoded: der)
             guard let record = records[index] else {
-                if ours == nil { tally.bothRejected += 1 } else { tally.disagreements.append("\(item.id): OpenSSL rejects, we accept") }
+                if ours == nil {
+                    tally.bothRejected += 1
+                } else {
+                    tally.disagreements.append("\(item.id): OpenSSL rejects, we accept")
+                }
                 continue
             }
             guard let cert = ours else {
@@ -129,12 +155,17 @@ final class OpenSSLAgreementTests: XCTestCase {
             /// back to ASN1_STRING_print of the raw extnValue (non-printables as '.'), which we reproduce.
             func checkExtension(_ field: String, _ oid: ASN1ObjectIdentifier, _ mine: String?, _ opensslName: String) {
                 let theirs = record.extensions[opensslName]
-                guard mine == "<error>", let raw = cert.extensions[oid: oid]?.value else { return check(field, mine, theirs) }
-                let dump = String(raw.map { byte -> Character in
-                    (byte > 0x7E || (byte < 0x20 && byte != 0x0A && byte != 0x0D)) ? "." : Character(Unicode.Scalar(byte))
-                })
+                guard mine == "<error>", let raw = cert.extensions[oid: oid]?.value else {
+                    return check(field, mine, theirs)
+                }
+                let dump = String(
+                    raw.map { byte -> Character in
+                        (byte > 0x7E || (byte < 0x20 && byte != 0x0A && byte != 0x0D))
+                            ? "." : Character(Unicode.Scalar(byte))
+                    })
                 let firstLine = dump.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init)
-                if theirs?.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) == firstLine {
+                if theirs?.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) == firstLine
+                {
                     extensionBothRejected += 1
                 } else {
                     check(field, mine, theirs)
@@ -146,13 +177,20 @@ final class OpenSSLAgreementTests: XCTestCase {
             check("serial", OpenSSLFormat.serial(cert.serialNumber), record.serial)
             check("notBefore", OpenSSLFormat.time(cert.notBefore), record.notBefore)
             check("notAfter", OpenSSLFormat.time(cert.notAfter), record.notAfter)
-            let san = (try? cert.extensions.subjectAlternativeNames).map { $0?.map(OpenSSLFormat.generalName).joined(separator: ", ") } ?? "<error>"
+            let san =
+                (try? cert.extensions.subjectAlternativeNames).map {
+                    $0?.map(OpenSSLFormat.generalName).joined(separator: ", ")
+                } ?? "<error>"
             checkExtension("subjectAltName", X509OID.subjectAltName, san, "X509v3 Subject Alternative Name")
             let ku = (try? cert.extensions.keyUsage).map { $0.map(OpenSSLFormat.keyUsage) } ?? "<error>"
             checkExtension("keyUsage", X509OID.keyUsage, ku, "X509v3 Key Usage")
             let eku = (try? cert.extensions.extendedKeyUsage).map { $0.map(OpenSSLFormat.eku) } ?? "<error>"
             checkExtension("extKeyUsage", X509OID.extKeyUsage, eku, "X509v3 Extended Key Usage")
-            if problems.isEmpty { tally.agreements += 1 } else { tally.disagreements.append("\(item.id) #\(index): " + problems.joined(separator: "; ")) }
+            if problems.isEmpty {
+                tally.agreements += 1
+            } else {
+                tally.disagreements.append("\(item.id) #\(index): " + problems.joined(separator: "; "))
+            }
         }
         tally.extensionsBothRejected = extensionBothRejected
         print("OPENSSL-AGREEMENT \(label): \(tally)")
@@ -197,10 +235,14 @@ final class OpenSSLAgreementTests: XCTestCase {
         let directory = try X509TestData.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         for (index, item) in certs.enumerated() {
-            try item.pem.write(to: directory.appendingPathComponent(String(format: "%06d.pem", index)), atomically: false, encoding: .utf8)
+            try item.pem.write(
+                to: directory.appendingPathComponent(String(format: "%06d.pem", index)), atomically: false,
+                encoding: .utf8)
         }
         let (_, output) = try X509TestData.shell(
-            "cd '\(directory.path)' && for f in *.pem; do openssl x509 -in \"$f\" -noout -subject -issuer -nameopt RFC2253 || echo 'subject=ERR'; done")
+            "cd '\(directory.path)' && for f in *.pem; do openssl x509 -in \"$f\" -noout -subject -issuer -nameopt "
+                + "RFC2253 || echo 'subject=ERR'; done"
+        )
         let lines = output.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.count, 2 * certs.count)
         var agreements = 0
@@ -211,16 +253,22 @@ final class OpenSSLAgreementTests: XCTestCase {
             let issuer = String(lines[2 * index + 1].dropFirst("issuer=".count))
             XCTAssertEqual(OpenSSLFormat.rfc2253(cert.subject), subject)
             XCTAssertEqual(OpenSSLFormat.rfc2253(cert.issuer), issuer)
-            if OpenSSLFormat.rfc2253(cert.subject) == subject && OpenSSLFormat.rfc2253(cert.issuer) == issuer { agreements += 1 }
+            if OpenSSLFormat.rfc2253(cert.subject) == subject && OpenSSLFormat.rfc2253(cert.issuer) == issuer {
+                agreements += 1
+            }
             let simple = cert.subject.attributes.allSatisfy {
-                AttributeTypeAndValue.shortNames[$0.type] != nil && ($0.stringValue ?? "\u{80}").unicodeScalars.allSatisfy { $0.isASCII }
+                AttributeTypeAndValue.shortNames[$0.type] != nil
+                    && ($0.stringValue ?? "\u{80}").unicodeScalars.allSatisfy { $0.isASCII }
             }
             if simple {
                 XCTAssertEqual(cert.subject.rfc4514String, subject)
                 rfc4514Checked += 1
             }
         }
-        print("OPENSSL-RFC2253 ca-certificates.crt: \(certs.count) certs, \(agreements) agree; RFC 4514 strings checked: \(rfc4514Checked)")
+        print(
+            "OPENSSL-RFC2253 ca-certificates.crt: \(certs.count) certs, \(agreements) agree; RFC 4514 strings "
+                + "checked: \(rfc4514Checked)"
+        )
         XCTAssertEqual(agreements, certs.count)
     }
 }

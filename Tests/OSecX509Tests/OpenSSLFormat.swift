@@ -1,5 +1,6 @@
 import Foundation
 import OSecASN1
+
 @testable import OSecX509
 
 /// Renders our parsed model the way OpenSSL 3.0's text printers do, so `openssl` output can be compared field by field.
@@ -29,10 +30,16 @@ enum OpenSSLFormat {
             let q = Array(attribute.valueContent)
             var doit = [true, true, true, true]
             // GeneralString (27) of 4-byte chars: print only the low octet of each if the others are zero.
-            if attribute.valueTag == ASN1Identifier(tagNumber: 27, tagClass: .universal, constructed: false), q.count % 4 == 0 {
+            if attribute.valueTag == ASN1Identifier(tagNumber: 27, tagClass: .universal, constructed: false),
+                q.count % 4 == 0
+            {
                 var nonZero = [false, false, false, false]
                 for (j, byte) in q.enumerated() where byte != 0 { nonZero[j & 3] = true }
-                if nonZero[0] || nonZero[1] || nonZero[2] { doit = [true, true, true, true] } else { doit = [false, false, false, true] }
+                if nonZero[0] || nonZero[1] || nonZero[2] {
+                    doit = [true, true, true, true]
+                } else {
+                    doit = [false, false, false, true]
+                }
             }
             for (j, byte) in q.enumerated() where doit[j & 3] {
                 if byte < 0x20 || byte > 0x7E {
@@ -57,7 +64,10 @@ enum OpenSSLFormat {
         func at(_ i: Int) -> UInt8 { i < b.count ? b[i] : 0 }
         while true {
             let atEnd = s >= b.count
-            if atEnd || (b[s] == UInt8(ascii: "/") && isUpper(s + 1) && (at(s + 2) == UInt8(ascii: "=") || (isUpper(s + 2) && at(s + 3) == UInt8(ascii: "=")))) {
+            if atEnd
+                || (b[s] == UInt8(ascii: "/") && isUpper(s + 1)
+                    && (at(s + 2) == UInt8(ascii: "=") || (isUpper(s + 2) && at(s + 3) == UInt8(ascii: "="))))
+            {
                 out += b[c..<min(s, b.count)]
                 c = s + 1
                 if !atEnd { out += Array(", ".utf8) }
@@ -74,7 +84,8 @@ enum OpenSSLFormat {
         name.rdns.reversed().map { rdn in
             rdn.attributes.map { attribute -> String in
                 let key = shortNames[attribute.type.dotted] ?? attribute.type.dotted
-                guard shortNames[attribute.type.dotted] != nil, attribute.isString || attribute.valueTag.tagNumber == 27 else {
+                guard shortNames[attribute.type.dotted] != nil, attribute.isString || attribute.valueTag.tagNumber == 27
+                else {
                     return key + "=#" + attribute.valueEncoding.map { String(format: "%02X", $0) }.joined()
                 }
                 return key + "=" + escape2253(attribute)
@@ -92,10 +103,13 @@ enum OpenSSLFormat {
         }
         var out = ""
         for (index, byte) in utf8.enumerated() {
-            let isFirst = index == 0, isLast = index == utf8.count - 1
+            let isFirst = index == 0
+            let isLast = index == utf8.count - 1
             if byte >= 0x80 || byte < 0x20 || byte == 0x7F {
                 out += "\\" + String(format: "%02X", byte)
-            } else if ",+\"\\<>;".utf8.contains(byte) || (isFirst && (byte == UInt8(ascii: "#") || byte == 0x20)) || (isLast && byte == 0x20) {
+            } else if ",+\"\\<>;".utf8.contains(byte) || (isFirst && (byte == UInt8(ascii: "#") || byte == 0x20))
+                || (isLast && byte == 0x20)
+            {
                 out += "\\" + String(UnicodeScalar(byte))
             } else {
                 out.unicodeScalars.append(Unicode.Scalar(byte))
@@ -111,7 +125,9 @@ enum OpenSSLFormat {
     /// ASN1_TIME_print: `May  5 09:37:37 2011 GMT`.
     static func time(_ time: X509Time) -> String {
         guard let dt = try? ASN1DateTime(secondsSinceEpoch: time.secondsSinceEpoch) else { return "?" }
-        return String(format: "%@ %2d %02d:%02d:%02d %d GMT", months[dt.month - 1], dt.day, dt.hours, dt.minutes, dt.seconds, dt.year)
+        return String(
+            format: "%@ %2d %02d:%02d:%02d %d GMT", months[dt.month - 1], dt.day, dt.hours, dt.minutes, dt.seconds,
+            dt.year)
     }
 
     /// Serial as (negative, lowercase magnitude hex without leading zeros).
@@ -133,9 +149,10 @@ enum OpenSSLFormat {
     }
 
     static func asn1StringPrint(_ string: String) -> String {
-        String(string.utf8.map { byte -> Character in
-            (byte > 0x7E || (byte < 0x20 && byte != 0x0A && byte != 0x0D)) ? "." : Character(Unicode.Scalar(byte))
-        })
+        String(
+            string.utf8.map { byte -> Character in
+                (byte > 0x7E || (byte < 0x20 && byte != 0x0A && byte != 0x0D)) ? "." : Character(Unicode.Scalar(byte))
+            })
     }
 
     static func generalName(_ name: GeneralName) -> String {
@@ -151,7 +168,9 @@ enum OpenSSLFormat {
             if bytes.count == 4 { return "IP Address:" + bytes.map { String($0) }.joined(separator: ".") }
             if bytes.count == 16 {
                 let b = Array(bytes)
-                return "IP Address:" + stride(from: 0, to: 16, by: 2).map { String(format: "%X", Int(b[$0]) << 8 | Int(b[$0 + 1])) }.joined(separator: ":")
+                return "IP Address:"
+                    + stride(from: 0, to: 16, by: 2).map { String(format: "%X", Int(b[$0]) << 8 | Int(b[$0 + 1])) }
+                    .joined(separator: ":")
             }
             return "IP Address:<invalid length=\(bytes.count)>"
         case .registeredID(let oid): return "Registered ID:" + oid.dotted
@@ -162,10 +181,14 @@ enum OpenSSLFormat {
         "1.3.6.1.5.5.7.3.1": "TLS Web Server Authentication", "1.3.6.1.5.5.7.3.2": "TLS Web Client Authentication",
         "1.3.6.1.5.5.7.3.3": "Code Signing", "1.3.6.1.5.5.7.3.4": "E-mail Protection",
         "1.3.6.1.5.5.7.3.5": "IPSec End System", "1.3.6.1.5.5.7.3.6": "IPSec Tunnel", "1.3.6.1.5.5.7.3.7": "IPSec User",
-        "1.3.6.1.5.5.7.3.8": "Time Stamping", "1.3.6.1.5.5.7.3.9": "OCSP Signing", "2.5.29.37.0": "Any Extended Key Usage",
-        "1.3.6.1.4.1.311.10.3.3": "Microsoft Server Gated Crypto", "2.16.840.1.113730.4.1": "Netscape Server Gated Crypto",
-        "1.3.6.1.4.1.311.20.2.2": "Microsoft Smartcard Login", "1.3.6.1.4.1.311.10.3.4": "Microsoft Encrypted File System",
-        "1.3.6.1.4.1.311.2.1.21": "Microsoft Individual Code Signing", "1.3.6.1.4.1.311.2.1.22": "Microsoft Commercial Code Signing",
+        "1.3.6.1.5.5.7.3.8": "Time Stamping", "1.3.6.1.5.5.7.3.9": "OCSP Signing",
+        "2.5.29.37.0": "Any Extended Key Usage",
+        "1.3.6.1.4.1.311.10.3.3": "Microsoft Server Gated Crypto",
+        "2.16.840.1.113730.4.1": "Netscape Server Gated Crypto",
+        "1.3.6.1.4.1.311.20.2.2": "Microsoft Smartcard Login",
+        "1.3.6.1.4.1.311.10.3.4": "Microsoft Encrypted File System",
+        "1.3.6.1.4.1.311.2.1.21": "Microsoft Individual Code Signing",
+        "1.3.6.1.4.1.311.2.1.22": "Microsoft Commercial Code Signing",
         "1.3.6.1.4.1.311.10.3.1": "Microsoft Trust List Signing", "1.3.6.1.5.5.7.3.17": "ipsec Internet Key Exchange",
         "1.3.6.1.5.5.8.2.2": "ipsec Internet Key Exchange",
     ]

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import OSecX509
 
 /// Drip-feed and single-byte corruption of sample certificates and CSRs: every input gives a value or an error,
@@ -8,16 +9,20 @@ final class RobustnessTests: XCTestCase {
     static func samples() throws -> [[UInt8]] {
         let bundle = try X509TestData.caBundleCertificates()
         var result = [bundle[0].der, bundle[bundle.count / 2].der]
-        if let ec = bundle.first(where: { (try? Certificate(derEncoded: $0.der))?.publicKeyInfo.kind == .ec(.p384) }) { result.append(ec.der) }
+        if let ec = bundle.first(where: { (try? Certificate(derEncoded: $0.der))?.publicKeyInfo.kind == .ec(.p384) }) {
+            result.append(ec.der)
+        }
         let root = try X509TestPKI.root(key: X509TestPKI.p256Key)
-        result.append(try X509TestPKI.leaf(key: X509TestPKI.p256Key, issuer: root, issuerKey: X509TestPKI.p256Key).derBytes)
+        result.append(
+            try X509TestPKI.leaf(key: X509TestPKI.p256Key, issuer: root, issuerKey: X509TestPKI.p256Key).derBytes)
         return result
     }
 
     static func csrSample() throws -> [UInt8] {
         try CertificateSigningRequest.create(
             subject: X509TestPKI.name("csr.example.com"), subjectAlternativeNames: [.dnsName("csr.example.com")],
-            privateKey: X509TestPKI.p256Key).derBytes
+            privateKey: X509TestPKI.p256Key
+        ).derBytes
     }
 
     /// Touches every lazily decoded part of a certificate.
@@ -28,11 +33,20 @@ final class RobustnessTests: XCTestCase {
         _ = try? cert.signatureAlgorithm.kind
         _ = cert.publicKeyInfo.kind
         let e = cert.extensions
-        _ = try? e.basicConstraints; _ = try? e.keyUsage; _ = try? e.extendedKeyUsage
-        _ = try? e.subjectAlternativeNames; _ = try? e.issuerAlternativeNames; _ = try? e.subjectKeyIdentifier
-        _ = try? e.authorityKeyIdentifier; _ = try? e.nameConstraints; _ = try? e.certificatePolicies
-        _ = try? e.policyMappings; _ = try? e.policyConstraints; _ = try? e.inhibitAnyPolicy
-        _ = try? e.crlDistributionPoints; _ = try? e.authorityInformationAccess
+        _ = try? e.basicConstraints
+        _ = try? e.keyUsage
+        _ = try? e.extendedKeyUsage
+        _ = try? e.subjectAlternativeNames
+        _ = try? e.issuerAlternativeNames
+        _ = try? e.subjectKeyIdentifier
+        _ = try? e.authorityKeyIdentifier
+        _ = try? e.nameConstraints
+        _ = try? e.certificatePolicies
+        _ = try? e.policyMappings
+        _ = try? e.policyConstraints
+        _ = try? e.inhibitAnyPolicy
+        _ = try? e.crlDistributionPoints
+        _ = try? e.authorityInformationAccess
     }
 
     func testEveryPrefixOfACertificateIsRejected() throws {
@@ -48,7 +62,8 @@ final class RobustnessTests: XCTestCase {
     }
 
     func testSingleByteCorruptionNeverCrashes() throws {
-        var parsed = 0, rejected = 0
+        var parsed = 0
+        var rejected = 0
         for der in try RobustnessTests.samples() {
             for index in der.indices {
                 for mask: UInt8 in [0x01, 0x80, 0xFF] {

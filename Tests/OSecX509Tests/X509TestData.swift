@@ -48,7 +48,9 @@ enum X509TestData {
         var result: [(String, String)] = []
         for testcase in cases {
             let id = testcase["id"] as? String ?? "?"
-            var pems = (testcase["trusted_certs"] as? [String] ?? []) + (testcase["untrusted_intermediates"] as? [String] ?? [])
+            var pems =
+                (testcase["trusted_certs"] as? [String] ?? [])
+                + (testcase["untrusted_intermediates"] as? [String] ?? [])
             if let peer = testcase["peer_certificate"] as? String { pems.append(peer) }
             for pem in pems where seen.insert(pem).inserted { result.append((pem, id)) }
         }

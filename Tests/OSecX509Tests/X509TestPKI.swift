@@ -1,6 +1,7 @@
 import Foundation
 import OSecASN1
 import OSecCrypto
+
 @testable import OSecX509
 
 /// A small PKI built in code at a fixed time (2024-01-01 … 2034-01-01).
@@ -9,18 +10,24 @@ enum X509TestPKI {
     static let notAfter = X509Time(secondsSinceEpoch: 2_019_686_400)
 
     static func name(_ cn: String) throws -> DistinguishedName {
-        try DistinguishedName([(X509OID.countryName, "US"), (X509OID.organizationName, "OpenSecurity Tests"), (X509OID.commonName, cn)])
+        try DistinguishedName([
+            (X509OID.countryName, "US"), (X509OID.organizationName, "OpenSecurity Tests"), (X509OID.commonName, cn),
+        ])
     }
 
     static func root(key: AsymmetricKey, cn: String = "Test Root") throws -> Certificate {
-        var builder = try CertificateBuilder(subject: name(cn), publicKey: SubjectPublicKeyInfo(key), notBefore: notBefore, notAfter: notAfter)
+        var builder = try CertificateBuilder(
+            subject: name(cn), publicKey: SubjectPublicKeyInfo(key), notBefore: notBefore, notAfter: notAfter)
         builder.basicConstraints = BasicConstraints(isCertificateAuthority: true)
         builder.keyUsage = [.keyCertSign, .cRLSign]
         return try builder.selfSigned(with: key)
     }
 
-    static func leaf(key: AsymmetricKey, issuer: Certificate, issuerKey: AsymmetricKey, cn: String = "www.example.com") throws -> Certificate {
-        var builder = try CertificateBuilder(subject: name(cn), publicKey: SubjectPublicKeyInfo(key), notBefore: notBefore, notAfter: notAfter)
+    static func leaf(
+        key: AsymmetricKey, issuer: Certificate, issuerKey: AsymmetricKey, cn: String = "www.example.com"
+    ) throws -> Certificate {
+        var builder = try CertificateBuilder(
+            subject: name(cn), publicKey: SubjectPublicKeyInfo(key), notBefore: notBefore, notAfter: notAfter)
         builder.basicConstraints = BasicConstraints(isCertificateAuthority: false)
         builder.keyUsage = [.digitalSignature, .keyEncipherment]
         builder.extendedKeyUsage = [X509OID.serverAuth]
@@ -34,5 +41,7 @@ enum X509TestPKI {
     static let p384Key: AsymmetricKey = { try! AsymmetricKey.generateEC(.p384) }()
     static let p521Key: AsymmetricKey = { try! AsymmetricKey.generateEC(.p521) }()
 
-    static func write(_ text: String, to url: URL) throws { try text.write(to: url, atomically: false, encoding: .utf8) }
+    static func write(_ text: String, to url: URL) throws {
+        try text.write(to: url, atomically: false, encoding: .utf8)
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Security
 
 @Suite struct SecCertificateCreationTests {
@@ -8,7 +9,8 @@ import Testing
         let again = try #require(SecCertificateCreateWithData(nil, der as CFData))
         #expect(again == CertificateFixtures.root)
         #expect(Set([again, CertificateFixtures.root]).count == 1)
-        let withTrailing = try #require(SecCertificateCreateWithData(kCFAllocatorDefault, (der + Data([0, 1, 2, 3])) as CFData))
+        let withTrailing = try #require(
+            SecCertificateCreateWithData(kCFAllocatorDefault, (der + Data([0, 1, 2, 3])) as CFData))
         #expect(SecCertificateCopyData(withTrailing) as Data == der)
     }
 
@@ -27,7 +29,9 @@ import Testing
         for (bytes, accepted) in [(37, true), (38, false)] {
             let serial = "7" + String(repeating: "1", count: bytes * 2 - 1)
             let result = try CertificateFixtures.shell(
-                "cd '\(dir.path)' && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout k.pem -subj /CN=s -set_serial 0x\(serial) -outform DER -out c\(bytes).der 2>&1")
+                "cd '\(dir.path)' && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "
+                    + "k.pem -subj /CN=s -set_serial 0x\(serial) -outform DER -out c\(bytes).der 2>&1"
+            )
             #expect(result.status == 0, "\(result.output)")
             let der = try Data(contentsOf: dir.appendingPathComponent("c\(bytes).der"))
             let cert = SecCertificateCreateWithData(nil, der as CFData)
@@ -49,7 +53,10 @@ import Testing
             #expect(SecCertificateCopySubjectSummary(cert) != nil)
             #expect(SecCertificateCopyKey(cert) != nil)
         }
-        #expect(throws: (any Error).self) { try OpenSecurityCertificates.certificates(fromPEM: "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n") }
+        #expect(throws: (any Error).self) {
+            try OpenSecurityCertificates.certificates(
+                fromPEM: "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n")
+        }
     }
 }
 
@@ -74,9 +81,13 @@ import Testing
         let described = try CertificateFixtures.leaf(subject: [("O", "Org"), ("CN", "Name"), ("2.5.4.13", "Desc")])
         #expect(SecCertificateCopySubjectSummary(described) as String? == "Name (Desc)")
         // Without CN: first email (SAN before subject emailAddress), then DNS name, then OU > O > others.
-        let email = try CertificateFixtures.leaf(subject: [("O", "Org"), ("emailAddress", "subject@example.com")], names: [.email("san@example.com"), .dns("host.example.com")])
+        let email = try CertificateFixtures.leaf(
+            subject: [("O", "Org"), ("emailAddress", "subject@example.com")],
+            names: [.email("san@example.com"), .dns("host.example.com")])
         #expect(SecCertificateCopySubjectSummary(email) as String? == "san@example.com")
-        let subjectEmail = try CertificateFixtures.leaf(subject: [("O", "Org"), ("emailAddress", "subject@example.com")])
+        let subjectEmail = try CertificateFixtures.leaf(subject: [
+            ("O", "Org"), ("emailAddress", "subject@example.com"),
+        ])
         #expect(SecCertificateCopySubjectSummary(subjectEmail) as String? == "subject@example.com")
         let dns = try CertificateFixtures.leaf(subject: [("O", "Org")], names: [.dns("host.example.com")])
         #expect(SecCertificateCopySubjectSummary(dns) as String? == "host.example.com")
@@ -89,7 +100,9 @@ import Testing
     }
 
     @Test func emailAddressesComeFromSANThenSubject() throws {
-        let cert = try CertificateFixtures.leaf(subject: [("CN", "x"), ("emailAddress", "subject@example.com")], names: [.email("a@example.com"), .dns("d.example.com"), .email("b@example.com")])
+        let cert = try CertificateFixtures.leaf(
+            subject: [("CN", "x"), ("emailAddress", "subject@example.com")],
+            names: [.email("a@example.com"), .dns("d.example.com"), .email("b@example.com")])
         var emails: CFArray?
         #expect(SecCertificateCopyEmailAddresses(cert, &emails) == errSecSuccess)
         #expect(emails as? [String] == ["a@example.com", "b@example.com", "subject@example.com"])
@@ -145,9 +158,16 @@ import Testing
     }
 
     @Test func mismatchedKeyIsRejected() throws {
-        #expect(throws: (any Error).self) { try SecIdentity(certificate: CertificateFixtures.root, privateKey: KeyFixtures.p256) }
-        #expect(throws: (any Error).self) { try SecIdentity(certificate: CertificateFixtures.root, privateKey: KeyFixtures.publicKey(KeyFixtures.p384)) }
-        let error = #expect(throws: NSError.self) { try OpenSecurityCertificates.createIdentity(certificate: CertificateFixtures.root, privateKey: KeyFixtures.rsa2048) }
+        #expect(throws: (any Error).self) {
+            try SecIdentity(certificate: CertificateFixtures.root, privateKey: KeyFixtures.p256)
+        }
+        #expect(throws: (any Error).self) {
+            try SecIdentity(certificate: CertificateFixtures.root, privateKey: KeyFixtures.publicKey(KeyFixtures.p384))
+        }
+        let error = #expect(throws: NSError.self) {
+            try OpenSecurityCertificates.createIdentity(
+                certificate: CertificateFixtures.root, privateKey: KeyFixtures.rsa2048)
+        }
         #expect(error?.code == Int(errSecParam))
     }
 }
@@ -167,7 +187,11 @@ import Testing
             let normalized = try #require(SecCertificateCopyNormalizedSubjectSequence(cert) as Data?)
             #expect(normalized.suffix(subject.count) == subject)
             #expect(subject.count == normalized.count - 2)
-            #expect(attributes["issr"] as? Data == SecCertificateCopyNormalizedIssuerSequence(cert).map { ($0 as Data).dropFirst(2) }.map { Data($0) })
+            #expect(
+                attributes["issr"] as? Data
+                    == SecCertificateCopyNormalizedIssuerSequence(cert).map { ($0 as Data).dropFirst(2) }.map {
+                        Data($0)
+                    })
             // pkhh joins with the private key's klbl (kSecAttrApplicationLabel) in the identity query.
             let keyAttributes = try #require(SecKeyCopyAttributes(key) as? [String: Any])
             #expect(attributes["pkhh"] as? Data == keyAttributes["klbl"] as? Data)
@@ -184,8 +208,10 @@ import Testing
         for key in [KeyFixtures.rsa2048, KeyFixtures.p256, KeyFixtures.p384] {
             let (der, pem) = try OpenSecurityCertificates.createCertificateSigningRequest(
                 subject: [("C", "US"), ("O", "Example"), ("CN", "csr.example.com")], privateKey: key,
-                extensions: .init(keyUsage: [.digitalSignature], extendedKeyUsage: [OpenSecurityCertificates.ExtendedKeyUsage.clientAuth],
-                                  alternativeNames: [.dns("csr.example.com"), .ipAddress("192.0.2.9")]))
+                extensions: .init(
+                    keyUsage: [.digitalSignature],
+                    extendedKeyUsage: [OpenSecurityCertificates.ExtendedKeyUsage.clientAuth],
+                    alternativeNames: [.dns("csr.example.com"), .ipAddress("192.0.2.9")]))
             #expect(OpenSecurityCertificates.verifyCertificateSigningRequest(der))
             #expect(OpenSecurityCertificates.verifyCertificateSigningRequest(Data(pem.utf8)))
             var tampered = der
@@ -196,11 +222,14 @@ import Testing
             #expect(verify.status == 0, "\(verify.output)")
             // Issue from the CSR with our root identity, then let openssl verify the chain.
             let issued = try OpenSecurityCertificates.issueCertificate(
-                fromRequest: der, issuer: CertificateFixtures.rootIdentity, notBefore: CertificateFixtures.notBefore, notAfter: CertificateFixtures.notAfter)
+                fromRequest: der, issuer: CertificateFixtures.rootIdentity, notBefore: CertificateFixtures.notBefore,
+                notAfter: CertificateFixtures.notAfter)
             #expect(SecCertificateCopySubjectSummary(issued) as String? == "csr.example.com")
             #expect(SecCertificateCopyKey(issued) == KeyFixtures.publicKey(key))
-            try OpenSecurityCertificates.pemRepresentation(of: issued).write(to: dir.appendingPathComponent("leaf.pem"), atomically: false, encoding: .utf8)
-            try OpenSecurityCertificates.pemRepresentation(of: CertificateFixtures.root).write(to: dir.appendingPathComponent("root.pem"), atomically: false, encoding: .utf8)
+            try OpenSecurityCertificates.pemRepresentation(of: issued).write(
+                to: dir.appendingPathComponent("leaf.pem"), atomically: false, encoding: .utf8)
+            try OpenSecurityCertificates.pemRepresentation(of: CertificateFixtures.root).write(
+                to: dir.appendingPathComponent("root.pem"), atomically: false, encoding: .utf8)
             let chain = try CertificateFixtures.shell(
                 "cd '\(dir.path)' && openssl verify -attime 1750000000 -purpose sslclient -CAfile root.pem leaf.pem")
             #expect(chain.output.contains("leaf.pem: OK"), "\(chain.output)")
@@ -210,8 +239,9 @@ import Testing
     @Test func badCSRIsRefusedForIssuing() throws {
         #expect(!OpenSecurityCertificates.verifyCertificateSigningRequest(Data("nonsense".utf8)))
         let error = #expect(throws: NSError.self) {
-            try OpenSecurityCertificates.issueCertificate(fromRequest: Data([0x30, 0x00]), issuer: CertificateFixtures.rootIdentity,
-                                                          notBefore: CertificateFixtures.notBefore, notAfter: CertificateFixtures.notAfter)
+            try OpenSecurityCertificates.issueCertificate(
+                fromRequest: Data([0x30, 0x00]), issuer: CertificateFixtures.rootIdentity,
+                notBefore: CertificateFixtures.notBefore, notAfter: CertificateFixtures.notAfter)
         }
         #expect(error?.code == Int(errSecDecode))
     }

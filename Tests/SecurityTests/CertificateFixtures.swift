@@ -1,10 +1,11 @@
 import Foundation
+
 @testable import Security
 
 /// Certificates built through OpenSecurity's extras API at fixed dates, shared by the SecCertificate tests.
 enum CertificateFixtures {
     static let notBefore = Date(timeIntervalSince1970: 1_704_067_200)  // 2024-01-01
-    static let notAfter = Date(timeIntervalSince1970: 2_019_686_400)   // 2034-01-01
+    static let notAfter = Date(timeIntervalSince1970: 2_019_686_400)  // 2034-01-01
 
     static let rootKey = KeyFixtures.p384
     static let root: SecCertificate = {
@@ -14,7 +15,9 @@ enum CertificateFixtures {
             extensions: .init(isCertificateAuthority: true, keyUsage: [.keyCertSign, .cRLSign]))
     }()
 
-    static let rootIdentity: SecIdentity = { try! OpenSecurityCertificates.createIdentity(certificate: root, privateKey: rootKey) }()
+    static let rootIdentity: SecIdentity = {
+        try! OpenSecurityCertificates.createIdentity(certificate: root, privateKey: rootKey)
+    }()
 
     static func leaf(
         subject: [(String, String)], key: SecKey = KeyFixtures.p256, serial: Data = Data([0x80, 0x01]),
@@ -23,8 +26,10 @@ enum CertificateFixtures {
         try OpenSecurityCertificates.issueCertificate(
             subject: subject, publicKey: KeyFixtures.publicKey(key), issuerCertificate: root, issuerPrivateKey: rootKey,
             notBefore: notBefore, notAfter: notAfter, serialNumber: serial,
-            extensions: .init(isCertificateAuthority: false, keyUsage: [.digitalSignature], extendedKeyUsage: [OpenSecurityCertificates.ExtendedKeyUsage.serverAuth],
-                              alternativeNames: names))
+            extensions: .init(
+                isCertificateAuthority: false, keyUsage: [.digitalSignature],
+                extendedKeyUsage: [OpenSecurityCertificates.ExtendedKeyUsage.serverAuth],
+                alternativeNames: names))
     }
 
     static func shell(_ command: String) throws -> (status: Int32, output: String) {

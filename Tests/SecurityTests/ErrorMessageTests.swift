@@ -17,10 +17,18 @@ import Testing
     }
 
     @Test func applesMessages() {
-        #expect(SecCopyErrorMessageString(errSecItemNotFound, nil) as String? == "The specified item could not be found in the keychain.")
-        #expect(SecCopyErrorMessageString(errSecDuplicateItem, nil) as String? == "The specified item already exists in the keychain.")
-        #expect(SecCopyErrorMessageString(errSecAuthFailed, nil) as String? == "The user name or passphrase you entered is not correct.")
-        #expect(SecCopyErrorMessageString(errSecParam, nil) as String? == "One or more parameters passed to a function were not valid.")
+        #expect(
+            SecCopyErrorMessageString(errSecItemNotFound, nil) as String?
+                == "The specified item could not be found in the keychain.")
+        #expect(
+            SecCopyErrorMessageString(errSecDuplicateItem, nil) as String?
+                == "The specified item already exists in the keychain.")
+        #expect(
+            SecCopyErrorMessageString(errSecAuthFailed, nil) as String?
+                == "The user name or passphrase you entered is not correct.")
+        #expect(
+            SecCopyErrorMessageString(errSecParam, nil) as String?
+                == "One or more parameters passed to a function were not valid.")
         #expect(SecCopyErrorMessageString(12345, nil) == nil)
     }
 
@@ -38,9 +46,15 @@ import Testing
         #expect(kSecValueData as String == "v_Data")
         #expect(kSecUseDataProtectionKeychain as String == "nleg")
         #expect(kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String == "cku")
-        #expect(SecKeyAlgorithm.rsaSignatureMessagePSSSHA256.rawValue as String == "algid:sign:RSA:message-PSS:SHA256:SHA256:32")
-        #expect(SecKeyAlgorithm.ecdhKeyExchangeCofactorX963SHA384.rawValue as String == "algid:keyexchange:ECDHC:KDFX963:SHA384")
-        #expect(SecKeyAlgorithm.eciesEncryptionStandardVariableIVX963SHA256AESGCM.rawValue as String == "algid:encrypt:ECIES:ECDH:KDFX963:SHA256:AESGCM-KDFIV")
+        #expect(
+            SecKeyAlgorithm.rsaSignatureMessagePSSSHA256.rawValue as String
+                == "algid:sign:RSA:message-PSS:SHA256:SHA256:32")
+        #expect(
+            SecKeyAlgorithm.ecdhKeyExchangeCofactorX963SHA384.rawValue as String
+                == "algid:keyexchange:ECDHC:KDFX963:SHA384")
+        #expect(
+            SecKeyAlgorithm.eciesEncryptionStandardVariableIVX963SHA256AESGCM.rawValue as String
+                == "algid:encrypt:ECIES:ECDH:KDFX963:SHA256:AESGCM-KDFIV")
     }
 
     @Test func cfTimeMatchesFoundation() {

@@ -30,8 +30,10 @@ enum StressProcess {
 struct KeychainReliabilityTests {
     func password(_ kc: TestKeychain, _ account: String) -> Data? {
         var result: CFTypeRef?
-        let q: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "stress",
-                                kSecAttrAccount as String: account, kSecReturnData as String: true]
+        let q: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "stress",
+            kSecAttrAccount as String: account, kSecReturnData as String: true,
+        ]
         guard SecItemCopyMatching(kc.q(q), &result) == errSecSuccess else { return nil }
         return result as? Data
     }
@@ -46,9 +48,11 @@ struct KeychainReliabilityTests {
             #expect(StressProcess.reported(output).count == 300)
         }
         var result: CFTypeRef?
-        let all: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "stress",
-                                  kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true,
-                                  kSecReturnData as String: true]
+        let all: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "stress",
+            kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true,
+            kSecReturnData as String: true,
+        ]
         #expect(SecItemCopyMatching(kc.q(all), &result) == errSecSuccess)
         let items = try #require(result as? [[String: Any]])
         #expect(items.count == 2400, "nothing lost")
@@ -70,13 +74,17 @@ struct KeychainReliabilityTests {
             let reported = StressProcess.reported(pipe.fileHandleForReading.readDataToEndOfFile())
             reportedTotal += reported.count
             for i in reported {
-                #expect(password(kc, "k\(round)-\(i)") == Data("secret-k\(round)-\(i)".utf8), "round \(round) add \(i) was reported but is gone")
+                #expect(
+                    password(kc, "k\(round)-\(i)") == Data("secret-k\(round)-\(i)".utf8),
+                    "round \(round) add \(i) was reported but is gone")
             }
         }
         #expect(reportedTotal > 0)
         // The store is intact: it still takes adds and answers queries.
-        let q: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "after-crash",
-                                kSecValueData as String: Data("ok".utf8)]
+        let q: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "after-crash",
+            kSecValueData as String: Data("ok".utf8),
+        ]
         #expect(SecItemAdd(kc.q(q), nil) == errSecSuccess)
     }
 
@@ -107,9 +115,13 @@ struct KeychainReliabilityTests {
         let certificate = try TestPKI.issue(cn: "second-process.example", for: key, serial: 33)
         let identity = try OpenSecurityCertificates.createIdentity(certificate: certificate, privateKey: key)
         var result: CFTypeRef?
-        #expect(SecItemAdd(kc.q([kSecValueRef as String: identity, kSecReturnPersistentRef as String: true]), &result) == errSecSuccess)
+        #expect(
+            SecItemAdd(kc.q([kSecValueRef as String: identity, kSecReturnPersistentRef as String: true]), &result)
+                == errSecSuccess)
         let ref = try #require(result as? Data)
-        let (process, pipe) = try StressProcess.start(["resolve", kc.path, ref.map { String(format: "%02x", $0) }.joined()])
+        let (process, pipe) = try StressProcess.start([
+            "resolve", kc.path, ref.map { String(format: "%02x", $0) }.joined(),
+        ])
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
@@ -121,10 +133,15 @@ struct KeychainReliabilityTests {
     @Test func noSecretByteInClearAnywhereAndPrivateFileModes() throws {
         let kc = try TestKeychain(subdirectory: "keychains")
         let canary = "CANARY-\(UUID().uuidString)"
-        #expect(SecItemAdd(kc.q([kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "canary",
-                                 kSecValueData as String: Data(canary.utf8)]), nil) == errSecSuccess)
+        #expect(
+            SecItemAdd(
+                kc.q([
+                    kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "canary",
+                    kSecValueData as String: Data(canary.utf8),
+                ]), nil) == errSecSuccess)
         let key = KeyFixtures.generate(kSecAttrKeyTypeECSECPrimeRandom, 256)
-        #expect(SecItemAdd(kc.q([kSecClass as String: kSecClassKey, kSecValueRef as String: key]), nil) == errSecSuccess)
+        #expect(
+            SecItemAdd(kc.q([kSecClass as String: kSecClassKey, kSecValueRef as String: key]), nil) == errSecSuccess)
         let privateBytes = try #require(SecKeyCopyExternalRepresentation(key, nil)) as Data
         let scalar = privateBytes.suffix(32)
         let directory = URL(fileURLWithPath: kc.path).deletingLastPathComponent()

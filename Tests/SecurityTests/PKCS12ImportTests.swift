@@ -16,7 +16,10 @@ import Testing
         ((chain as? [SecCertificate]) ?? []).map { SecCertificateCopyData($0) as Data }
     }
 
-    @Test(arguments: [[String](), ["-legacy"], ["-nomac"], ["-macalg", "sha512", "-keypbe", "DES-EDE3-CBC", "-certpbe", "AES-128-CBC"]])
+    @Test(arguments: [
+        [String](), ["-legacy"], ["-nomac"],
+        ["-macalg", "sha512", "-keypbe", "DES-EDE3-CBC", "-certpbe", "AES-128-CBC"],
+    ])
     func importsOpenSSLFile(_ args: [String]) throws {
         let pki = Self.pki
         let file = try pki.p12("rsa", args + ["-name", "Facade Label", "-passout", "pass:facade-pw"])
@@ -57,10 +60,15 @@ import Testing
         #expect(key.map { SecKeyGetBlockSize($0) } == 32)
     }
 
-    @Test(arguments: [[String](), ["-legacy"], ["-nomac"], ["-legacy", "-nomac"], ["-keypbe", "PBE-SHA1-2DES", "-certpbe", "PBE-SHA1-3DES"]])
+    @Test(arguments: [
+        [String](), ["-legacy"], ["-nomac"], ["-legacy", "-nomac"],
+        ["-keypbe", "PBE-SHA1-2DES", "-certpbe", "PBE-SHA1-3DES"],
+    ])
     func wrongPasswordIsAuthFailed(_ args: [String]) throws {
         let file = try Self.pki.p12("ec", args + ["-passout", "pass:right"])
-        for options: [String: Any] in [[kSecImportExportPassphrase as String: "wrong"], [:], [kSecImportExportPassphrase as String: ""]] {
+        for options: [String: Any] in [
+            [kSecImportExportPassphrase as String: "wrong"], [:], [kSecImportExportPassphrase as String: ""],
+        ] {
             var items: CFArray?
             #expect(SecPKCS12Import(file as CFData, options as CFDictionary, &items) == errSecAuthFailed)
             #expect(items == nil)
@@ -79,9 +87,12 @@ import Testing
     @Test func certificatesWithoutKeyGiveEmptyArray() throws {
         let pki = Self.pki
         let out = pki.directory.path("certs-only.p12")
-        try OpenSSLCLI.check(["pkcs12", "-export", "-nokeys", "-in", pki.directory.path("rsa.pem"), "-certfile",
-                              pki.directory.path("chain.pem"), "-passout", "pass:pw", "-out", out])
-        let (status, items) = importP12(try Data(contentsOf: URL(fileURLWithPath: out)), [kSecImportExportPassphrase as String: "pw"])
+        try OpenSSLCLI.check([
+            "pkcs12", "-export", "-nokeys", "-in", pki.directory.path("rsa.pem"), "-certfile",
+            pki.directory.path("chain.pem"), "-passout", "pass:pw", "-out", out,
+        ])
+        let (status, items) = importP12(
+            try Data(contentsOf: URL(fileURLWithPath: out)), [kSecImportExportPassphrase as String: "pw"])
         #expect(status == errSecSuccess)
         #expect(items?.isEmpty == true)
     }
@@ -130,7 +141,9 @@ import Testing
         func load(_ leaf: String) throws -> (SecIdentity, [SecCertificate]) {
             var items: CFArray?
             let file = try pki.p12(leaf, ["-passout", "pass:x"])
-            #expect(SecPKCS12Import(file as CFData, [kSecImportExportPassphrase as String: "x"] as CFDictionary, &items) == errSecSuccess)
+            #expect(
+                SecPKCS12Import(file as CFData, [kSecImportExportPassphrase as String: "x"] as CFDictionary, &items)
+                    == errSecSuccess)
             let item = try #require((items as? [[String: Any]])?.first)
             let identity = try #require(item[kSecImportItemIdentity as String] as? SecIdentity)
             let chain = try #require(item[kSecImportItemCertChain as String] as? [SecCertificate])
@@ -153,20 +166,28 @@ import Testing
         let path = try pki.directory.write("facade-\(profileName).p12", file)
 
         let legacyArgs = profileName == "legacy" ? ["-legacy"] : []
-        let info = try OpenSSLCLI.check(["pkcs12", "-info", "-noout", "-in", path, "-passin", "pass:out-pw"] + legacyArgs)
+        let info = try OpenSSLCLI.check(
+            ["pkcs12", "-info", "-noout", "-in", path, "-passin", "pass:out-pw"] + legacyArgs)
         #expect(info.stderr.contains(profileName == "modern" ? "MAC: sha256" : "MAC: sha1"))
-        #expect(info.stderr.contains(profileName == "modern" ? "PBES2, PBKDF2, AES-256-CBC" : "pbeWithSHA1And3-KeyTripleDES-CBC"))
-        #expect(try OpenSSLCLI.run(args: ["pkcs12", "-info", "-noout", "-in", path, "-passin", "pass:bad"] + legacyArgs).status != 0)
+        #expect(
+            info.stderr.contains(
+                profileName == "modern" ? "PBES2, PBKDF2, AES-256-CBC" : "pbeWithSHA1And3-KeyTripleDES-CBC"))
+        #expect(
+            try OpenSSLCLI.run(args: ["pkcs12", "-info", "-noout", "-in", path, "-passin", "pass:bad"] + legacyArgs)
+                .status != 0)
 
         let listing = try runKeytool(["-list", "-storetype", "PKCS12", "-keystore", path, "-storepass", "out-pw"])
         #expect(listing.contains("rsa-entry, ") && listing.contains("ec-entry, "))
         #expect(listing.contains("Your keystore contains 2 entries"))
 
         var items: CFArray?
-        #expect(SecPKCS12Import(file as CFData, [kSecImportExportPassphrase as String: "out-pw"] as CFDictionary, &items) == errSecSuccess)
+        #expect(
+            SecPKCS12Import(file as CFData, [kSecImportExportPassphrase as String: "out-pw"] as CFDictionary, &items)
+                == errSecSuccess)
         let dictionaries = try #require(items as? [[String: Any]])
         #expect(dictionaries.map { $0[kSecImportItemLabel as String] as? String } == ["rsa-entry", "ec-entry"])
-        #expect(dictionaries.map { (($0[kSecImportItemCertChain as String] as? [SecCertificate]) ?? []).count } == [3, 3])
+        #expect(
+            dictionaries.map { (($0[kSecImportItemCertChain as String] as? [SecCertificate]) ?? []).count } == [3, 3])
     }
 
     @Test func exportWithoutIdentitiesOrCertificatesIsParamError() {

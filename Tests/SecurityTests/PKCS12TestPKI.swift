@@ -20,20 +20,30 @@ final class PKCS12TestPKI: @unchecked Sendable {  // immutable after init
         try d.write("ca.ext", Data("basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n".utf8))
         try d.write("leaf.ext", Data("basicConstraints=CA:FALSE\n".utf8))
         let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"]
-        try OpenSSLCLI.check(["req", "-x509"] + ec + ["-nodes", "-keyout", d.path("root.key"), "-out", d.path("root.pem"),
-                             "-subj", "/CN=Facade Root", "-days", "3", "-addext", "basicConstraints=critical,CA:TRUE"])
+        try OpenSSLCLI.check(
+            ["req", "-x509"] + ec + [
+                "-nodes", "-keyout", d.path("root.key"), "-out", d.path("root.pem"),
+                "-subj", "/CN=Facade Root", "-days", "3", "-addext", "basicConstraints=critical,CA:TRUE",
+            ])
         for (name, subject, issuer, keyArgs, ext) in [
             ("inter", "/CN=Facade Intermediate", "root", ec, "ca.ext"),
             ("rsa", "/CN=Facade RSA Leaf/O=OpenSecurity", "inter", ["-newkey", "rsa:2048"], "leaf.ext"),
             ("ec", "/O=OpenSecurity/OU=Only Unit", "inter", ec, "leaf.ext"),
         ] {
-            try OpenSSLCLI.check(["req"] + keyArgs + ["-nodes", "-keyout", d.path("\(name).key"), "-out", d.path("\(name).csr"), "-subj", subject])
-            try OpenSSLCLI.check(["x509", "-req", "-in", d.path("\(name).csr"), "-CA", d.path("\(issuer).pem"), "-CAkey",
-                                  d.path("\(issuer).key"), "-set_serial", "\(Int.random(in: 100...100_000))", "-days", "3",
-                                  "-extfile", d.path(ext), "-out", d.path("\(name).pem")])
+            try OpenSSLCLI.check(
+                ["req"] + keyArgs + [
+                    "-nodes", "-keyout", d.path("\(name).key"), "-out", d.path("\(name).csr"), "-subj", subject,
+                ])
+            try OpenSSLCLI.check([
+                "x509", "-req", "-in", d.path("\(name).csr"), "-CA", d.path("\(issuer).pem"), "-CAkey",
+                d.path("\(issuer).key"), "-set_serial", "\(Int.random(in: 100...100_000))", "-days", "3",
+                "-extfile", d.path(ext), "-out", d.path("\(name).pem"),
+            ])
         }
         try d.write("chain.pem", try d.read("root.pem") + d.read("inter.pem"))
-        func der(_ name: String) throws -> Data { try OpenSSLCLI.check(["x509", "-in", d.path(name), "-outform", "DER"]).stdout }
+        func der(_ name: String) throws -> Data {
+            try OpenSSLCLI.check(["x509", "-in", d.path(name), "-outform", "DER"]).stdout
+        }
         rootDER = try der("root.pem")
         intermediateDER = try der("inter.pem")
         rsaLeafDER = try der("rsa.pem")
@@ -44,7 +54,10 @@ final class PKCS12TestPKI: @unchecked Sendable {  // immutable after init
     func p12(_ leaf: String, chain: Bool = true, _ args: [String]) throws -> Data {
         let out = directory.path("\(UUID().uuidString).p12")
         defer { try? FileManager.default.removeItem(atPath: out) }
-        var command = ["pkcs12", "-export", "-in", directory.path("\(leaf).pem"), "-inkey", directory.path("\(leaf).key"), "-out", out]
+        var command = [
+            "pkcs12", "-export", "-in", directory.path("\(leaf).pem"), "-inkey", directory.path("\(leaf).key"), "-out",
+            out,
+        ]
         if chain { command += ["-certfile", directory.path("chain.pem")] }
         try OpenSSLCLI.check(command + args)
         return try Data(contentsOf: URL(fileURLWithPath: out))

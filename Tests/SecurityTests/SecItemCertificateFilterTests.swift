@@ -21,30 +21,39 @@ import Testing
         ext.alternativeNames = [.email("Alice@Example.COM"), .dns("standalone.example")]
         standalone = try OpenSecurityCertificates.createSelfSignedCertificate(
             subject: [("CN", "Standalone")], privateKey: KeyFixtures.generate(kSecAttrKeyTypeECSECPrimeRandom, 256),
-            notBefore: Date(timeIntervalSince1970: 1_704_067_200), notAfter: Date(timeIntervalSince1970: 1_735_603_200), extensions: ext)
+            notBefore: Date(timeIntervalSince1970: 1_704_067_200), notAfter: Date(timeIntervalSince1970: 1_735_603_200),
+            extensions: ext)
         for certificate in [TestPKI.ca, client, standalone] {
-            try #require(SecItemAdd(kc.q([kSecClass as String: kSecClassCertificate, kSecValueRef as String: certificate]), nil) == errSecSuccess)
+            try #require(
+                SecItemAdd(kc.q([kSecClass as String: kSecClassCertificate, kSecValueRef as String: certificate]), nil)
+                    == errSecSuccess)
         }
-        try #require(SecItemAdd(kc.q([kSecClass as String: kSecClassKey, kSecValueRef as String: key]), nil) == errSecSuccess)
+        try #require(
+            SecItemAdd(kc.q([kSecClass as String: kSecClassKey, kSecValueRef as String: key]), nil) == errSecSuccess)
     }
 
     /// The certificates a query returns (refs, all matches), or the status when it fails.
-    func certificates(_ extra: [String: Any], itemClass: CFString = kSecClassCertificate) -> Result<[SecCertificate], OSStatusError> {
-        var query: [String: Any] = [kSecClass as String: itemClass, kSecReturnRef as String: true,
-                                    kSecMatchLimit as String: kSecMatchLimitAll]
+    func certificates(
+        _ extra: [String: Any], itemClass: CFString = kSecClassCertificate
+    ) -> Result<[SecCertificate], OSStatusError> {
+        var query: [String: Any] = [
+            kSecClass as String: itemClass, kSecReturnRef as String: true,
+            kSecMatchLimit as String: kSecMatchLimitAll,
+        ]
         query.merge(extra) { $1 }
         var result: CFTypeRef?
         let status = SecItemCopyMatching(kc.q(query), &result)
         guard status == errSecSuccess else { return .failure(OSStatusError(status: status)) }
         let items = (result as? [AnyObject]) ?? []
-        return .success(items.compactMap { item in
-            if let identity = item as? SecIdentity {
-                var certificate: SecCertificate?
-                _ = SecIdentityCopyCertificate(identity, &certificate)
-                return certificate
-            }
-            return item as? SecCertificate
-        })
+        return .success(
+            items.compactMap { item in
+                if let identity = item as? SecIdentity {
+                    var certificate: SecCertificate?
+                    _ = SecIdentityCopyCertificate(identity, &certificate)
+                    return certificate
+                }
+                return item as? SecCertificate
+            })
     }
 
     struct OSStatusError: Error, Equatable { let status: OSStatus }
@@ -55,7 +64,9 @@ import Testing
         // Now (2026): the standalone certificate has expired.
         let now = try certificates([kSecMatchValidOnDate as String: NSNull()]).get()
         #expect(now.count == 2 && !now.contains(standalone))
-        #expect(certificates([kSecMatchValidOnDate as String: Date(timeIntervalSince1970: 0)]) == .failure(OSStatusError(status: errSecItemNotFound)))
+        #expect(
+            certificates([kSecMatchValidOnDate as String: Date(timeIntervalSince1970: 0)])
+                == .failure(OSStatusError(status: errSecItemNotFound)))
     }
 
     @Test func issuersMatchTheIssuerName() throws {
@@ -72,13 +83,18 @@ import Testing
         let at2025 = Date(timeIntervalSince1970: 1_735_000_000)
         // clientAuth EKU: the client certificate qualifies (its root is not a trusted anchor, which kSecMatchPolicy
         // alone does not require); the standalone one has serverAuth only.
-        let forClients = try certificates([kSecMatchPolicy as String: clientPolicy, kSecMatchValidOnDate as String: at2025]).get()
+        let forClients = try certificates([
+            kSecMatchPolicy as String: clientPolicy, kSecMatchValidOnDate as String: at2025,
+        ]).get()
         #expect(forClients.contains(client) && !forClients.contains(standalone))
-        let forServers = try certificates([kSecMatchPolicy as String: SecPolicyCreateSSL(true, nil),
-                                           kSecMatchValidOnDate as String: at2025]).get()
+        let forServers = try certificates([
+            kSecMatchPolicy as String: SecPolicyCreateSSL(true, nil),
+            kSecMatchValidOnDate as String: at2025,
+        ]).get()
         #expect(forServers.contains(standalone) && !forServers.contains(client))
         // TrustedOnly: none of them chains to a system anchor.
-        #expect(certificates([kSecMatchTrustedOnly as String: true]) == .failure(OSStatusError(status: errSecItemNotFound)))
+        #expect(
+            certificates([kSecMatchTrustedOnly as String: true]) == .failure(OSStatusError(status: errSecItemNotFound)))
     }
 
     @Test func emailAddressIfPresent() throws {
@@ -87,31 +103,60 @@ import Testing
         #expect(alice.count == 3)
         let bob = try certificates([kSecMatchEmailAddressIfPresent as String: "bob@example.com"]).get()
         #expect(bob.count == 2 && !bob.contains(standalone))
-        #expect(try certificates([kSecMatchEmailAddressIfPresent as String: "alice@example.com"]).get().count == 2, "local part is exact")
+        #expect(
+            try certificates([kSecMatchEmailAddressIfPresent as String: "alice@example.com"]).get().count == 2,
+            "local part is exact")
     }
 
     @Test func identitiesAreFilteredByTheirCertificate() throws {
         let caName = try #require(SecCertificateCopyNormalizedSubjectSequence(TestPKI.ca))
-        #expect(try certificates([kSecMatchIssuers as String: [caName]], itemClass: kSecClassIdentity).get() == [client])
-        #expect(try certificates([kSecMatchPolicy as String: SecPolicyCreateSSL(false, nil)], itemClass: kSecClassIdentity).get() == [client])
-        #expect(certificates([kSecMatchPolicy as String: SecPolicyCreateSSL(true, nil)], itemClass: kSecClassIdentity)
+        #expect(
+            try certificates([kSecMatchIssuers as String: [caName]], itemClass: kSecClassIdentity).get() == [client])
+        #expect(
+            try certificates([kSecMatchPolicy as String: SecPolicyCreateSSL(false, nil)], itemClass: kSecClassIdentity)
+                .get() == [client])
+        #expect(
+            certificates([kSecMatchPolicy as String: SecPolicyCreateSSL(true, nil)], itemClass: kSecClassIdentity)
                 == .failure(OSStatusError(status: errSecItemNotFound)))
         // The limit applies after filtering.
         var result: CFTypeRef?
-        #expect(SecItemCopyMatching(kc.q([kSecClass as String: kSecClassCertificate, kSecMatchIssuers as String: [caName],
-                                          kSecReturnRef as String: true]), &result) == errSecSuccess)
+        #expect(
+            SecItemCopyMatching(
+                kc.q([
+                    kSecClass as String: kSecClassCertificate, kSecMatchIssuers as String: [caName],
+                    kSecReturnRef as String: true,
+                ]), &result) == errSecSuccess)
         #expect(result is SecCertificate)
     }
 
     @Test func wrongTypesAndWrongClassesAreRejected() {
         var result: CFTypeRef?
-        #expect(SecItemCopyMatching(kc.q([kSecClass as String: kSecClassCertificate, kSecMatchIssuers as String: "CN=x"]), &result) == errSecParam)
-        #expect(SecItemCopyMatching(kc.q([kSecClass as String: kSecClassCertificate, kSecMatchPolicy as String: "ssl"]), &result) == errSecParam)
-        #expect(SecItemCopyMatching(kc.q([kSecClass as String: kSecClassCertificate, kSecMatchValidOnDate as String: 5]), &result) == errSecParam)
-        #expect(SecItemCopyMatching(kc.q([kSecClass as String: kSecClassCertificate, kSecMatchIssuers as String: [Data([1, 2])]]), &result) == errSecParam)
-        #expect(SecItemCopyMatching(kc.q([kSecClass as String: kSecClassGenericPassword, kSecMatchTrustedOnly as String: true]), &result) == errSecUnimplemented)
-        #expect(SecItemUpdate(kc.q([kSecClass as String: kSecClassCertificate, kSecMatchTrustedOnly as String: true]),
-                              [kSecAttrLabel as String: "x"] as CFDictionary) == errSecParam)
-        #expect(SecItemDelete(kc.q([kSecClass as String: kSecClassCertificate, kSecMatchTrustedOnly as String: true])) == errSecParam)
+        #expect(
+            SecItemCopyMatching(
+                kc.q([kSecClass as String: kSecClassCertificate, kSecMatchIssuers as String: "CN=x"]), &result)
+                == errSecParam)
+        #expect(
+            SecItemCopyMatching(
+                kc.q([kSecClass as String: kSecClassCertificate, kSecMatchPolicy as String: "ssl"]), &result)
+                == errSecParam)
+        #expect(
+            SecItemCopyMatching(
+                kc.q([kSecClass as String: kSecClassCertificate, kSecMatchValidOnDate as String: 5]), &result)
+                == errSecParam)
+        #expect(
+            SecItemCopyMatching(
+                kc.q([kSecClass as String: kSecClassCertificate, kSecMatchIssuers as String: [Data([1, 2])]]), &result)
+                == errSecParam)
+        #expect(
+            SecItemCopyMatching(
+                kc.q([kSecClass as String: kSecClassGenericPassword, kSecMatchTrustedOnly as String: true]), &result)
+                == errSecUnimplemented)
+        #expect(
+            SecItemUpdate(
+                kc.q([kSecClass as String: kSecClassCertificate, kSecMatchTrustedOnly as String: true]),
+                [kSecAttrLabel as String: "x"] as CFDictionary) == errSecParam)
+        #expect(
+            SecItemDelete(kc.q([kSecClass as String: kSecClassCertificate, kSecMatchTrustedOnly as String: true]))
+                == errSecParam)
     }
 }

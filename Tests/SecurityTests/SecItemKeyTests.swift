@@ -11,7 +11,9 @@ import Testing
         let params: [String: Any] = [
             kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits as String: 2048,
             kSecUseKeychain as String: kc.keychain,
-            kSecPrivateKeyAttrs as String: [kSecAttrIsPermanent as String: true, kSecAttrApplicationTag as String: tag],
+            kSecPrivateKeyAttrs as String: [
+                kSecAttrIsPermanent as String: true, kSecAttrApplicationTag as String: tag,
+            ],
             kSecPublicKeyAttrs as String: [kSecAttrIsPermanent as String: true, kSecAttrApplicationTag as String: tag],
         ]
         var error: Unmanaged<CFError>?
@@ -19,8 +21,10 @@ import Testing
 
         func find(_ keyClass: CFString) throws -> SecKey {
             var result: CFTypeRef?
-            let q: [String: Any] = [kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag,
-                                    kSecAttrKeyClass as String: keyClass, kSecReturnRef as String: true]
+            let q: [String: Any] = [
+                kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag,
+                kSecAttrKeyClass as String: keyClass, kSecReturnRef as String: true,
+            ]
             let status = SecItemCopyMatching(kc.q(q), &result)
             try #require(status == errSecSuccess, "status \(status): \(SecCopyLastErrorMessage() ?? "")")
             return result as! SecKey
@@ -34,8 +38,10 @@ import Testing
 
         // Both items are there, with Apple's key attributes as numbers.
         var result: CFTypeRef?
-        let all: [String: Any] = [kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag,
-                                  kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true]
+        let all: [String: Any] = [
+            kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag,
+            kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true,
+        ]
         #expect(SecItemCopyMatching(kc.q(all), &result) == errSecSuccess)
         let items = try #require(result as? [[String: Any]])
         #expect(items.count == 2)
@@ -51,24 +57,32 @@ import Testing
     @Test func keyAddedByRefAndByDataReadsBackAsSecKey() throws {
         let key = KeyFixtures.p256
         var result: CFTypeRef?
-        let add: [String: Any] = [kSecClass as String: kSecClassKey, kSecValueRef as String: key,
-                                  kSecAttrLabel as String: "by ref", kSecReturnPersistentRef as String: true]
+        let add: [String: Any] = [
+            kSecClass as String: kSecClassKey, kSecValueRef as String: key,
+            kSecAttrLabel as String: "by ref", kSecReturnPersistentRef as String: true,
+        ]
         #expect(SecItemAdd(kc.q(add), &result) == errSecSuccess)
         #expect(SecItemAdd(kc.q(add), nil) == errSecDuplicateItem)
         let ref = try #require(result as? Data)
         var found: CFTypeRef?
-        #expect(SecItemCopyMatching(kc.q([kSecValuePersistentRef as String: ref, kSecReturnRef as String: true]), &found) == errSecSuccess)
+        #expect(
+            SecItemCopyMatching(kc.q([kSecValuePersistentRef as String: ref, kSecReturnRef as String: true]), &found)
+                == errSecSuccess)
         #expect(found as? SecKey == key)
 
         let other = KeyFixtures.generate(kSecAttrKeyTypeECSECPrimeRandom, 384)
         let data = try #require(SecKeyCopyExternalRepresentation(other, nil)) as Data
-        let byData: [String: Any] = [kSecClass as String: kSecClassKey, kSecValueData as String: data,
-                                     kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
-                                     kSecAttrKeyClass as String: kSecAttrKeyClassPrivate,
-                                     kSecAttrApplicationTag as String: "data-key"]
+        let byData: [String: Any] = [
+            kSecClass as String: kSecClassKey, kSecValueData as String: data,
+            kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
+            kSecAttrKeyClass as String: kSecAttrKeyClassPrivate,
+            kSecAttrApplicationTag as String: "data-key",
+        ]
         #expect(SecItemAdd(kc.q(byData), nil) == errSecSuccess)
-        let q: [String: Any] = [kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: "data-key",
-                                kSecReturnRef as String: true, kSecReturnAttributes as String: true]
+        let q: [String: Any] = [
+            kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: "data-key",
+            kSecReturnRef as String: true, kSecReturnAttributes as String: true,
+        ]
         #expect(SecItemCopyMatching(kc.q(q), &found) == errSecSuccess)
         let dict = try #require(found as? [String: Any])
         #expect(dict["v_Ref"] as? SecKey == other)
@@ -76,19 +90,32 @@ import Testing
         #expect(dict["class"] as? String == "keys")
 
         // Garbage key bytes are refused with nothing written.
-        let bad: [String: Any] = [kSecClass as String: kSecClassKey, kSecValueData as String: Data([1, 2, 3]),
-                                  kSecAttrApplicationTag as String: "bad"]
+        let bad: [String: Any] = [
+            kSecClass as String: kSecClassKey, kSecValueData as String: Data([1, 2, 3]),
+            kSecAttrApplicationTag as String: "bad",
+        ]
         #expect(SecItemAdd(kc.q(bad), nil) == errSecParam)
-        #expect(SecItemCopyMatching(kc.q([kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: "bad"]), nil) == errSecItemNotFound)
+        #expect(
+            SecItemCopyMatching(
+                kc.q([kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: "bad"]), nil)
+                == errSecItemNotFound)
     }
 
     @Test func valueRefQueryFindsTheStoredKey() throws {
         let key = KeyFixtures.p521
-        #expect(SecItemAdd(kc.q([kSecClass as String: kSecClassKey, kSecValueRef as String: key]), nil) == errSecSuccess)
+        #expect(
+            SecItemAdd(kc.q([kSecClass as String: kSecClassKey, kSecValueRef as String: key]), nil) == errSecSuccess)
         var result: CFTypeRef?
-        #expect(SecItemCopyMatching(kc.q([kSecClass as String: kSecClassKey, kSecValueRef as String: key, kSecReturnAttributes as String: true]), &result) == errSecSuccess)
+        #expect(
+            SecItemCopyMatching(
+                kc.q([
+                    kSecClass as String: kSecClassKey, kSecValueRef as String: key,
+                    kSecReturnAttributes as String: true,
+                ]), &result) == errSecSuccess)
         #expect(SecItemDelete(kc.q([kSecClass as String: kSecClassKey, kSecValueRef as String: key])) == errSecSuccess)
-        #expect(SecItemCopyMatching(kc.q([kSecClass as String: kSecClassKey, kSecValueRef as String: key]), nil) == errSecItemNotFound)
+        #expect(
+            SecItemCopyMatching(kc.q([kSecClass as String: kSecClassKey, kSecValueRef as String: key]), nil)
+                == errSecItemNotFound)
     }
 }
 
@@ -96,17 +123,23 @@ import Testing
     @Test func lockedKeychainProtectsWhenUnlockedItems() throws {
         let kc = try TestKeychain(password: "correct horse")
         func add(_ account: String, _ accessible: CFString) -> OSStatus {
-            SecItemAdd(kc.q([kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: account,
-                             kSecAttrService as String: "lock", kSecAttrAccessible as String: accessible,
-                             kSecValueData as String: Data("pw-\(account)".utf8)]), nil)
+            SecItemAdd(
+                kc.q([
+                    kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: account,
+                    kSecAttrService as String: "lock", kSecAttrAccessible as String: accessible,
+                    kSecValueData as String: Data("pw-\(account)".utf8),
+                ]), nil)
         }
         #expect(add("wu", kSecAttrAccessibleWhenUnlocked) == errSecSuccess)
         #expect(add("afu", kSecAttrAccessibleAfterFirstUnlock) == errSecSuccess)
         #expect(add("always", kSecAttrAccessibleAlways) == errSecSuccess)
         func read(_ account: String) -> (OSStatus, Data?) {
             var result: CFTypeRef?
-            let status = SecItemCopyMatching(kc.q([kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: account,
-                                                   kSecReturnData as String: true]), &result)
+            let status = SecItemCopyMatching(
+                kc.q([
+                    kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: account,
+                    kSecReturnData as String: true,
+                ]), &result)
             return (status, result as? Data)
         }
         var status: SecKeychainStatus = 0
@@ -119,8 +152,12 @@ import Testing
         #expect(read("afu").1 == Data("pw-afu".utf8), "AfterFirstUnlock stays readable once unlocked in this process")
         #expect(read("always").1 == Data("pw-always".utf8))
         // Attributes stay readable while locked.
-        #expect(SecItemCopyMatching(kc.q([kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "wu",
-                                          kSecReturnAttributes as String: true]), nil) == errSecSuccess)
+        #expect(
+            SecItemCopyMatching(
+                kc.q([
+                    kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "wu",
+                    kSecReturnAttributes as String: true,
+                ]), nil) == errSecSuccess)
         #expect(add("new", kSecAttrAccessibleWhenUnlocked) == errSecInteractionNotAllowed)
         let wrong = "wrong"
         #expect(SecKeychainUnlock(kc.keychain, UInt32(wrong.utf8.count), wrong, true) == errSecAuthFailed)
@@ -146,6 +183,9 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: kc.path))
         var missing: SecKeychain?
         #expect(SecKeychainOpen(kc.directory.path("missing.keychain-db"), &missing) == errSecSuccess)
-        #expect(SecItemCopyMatching([kSecClass as String: kSecClassGenericPassword, kSecUseKeychain as String: missing as Any] as CFDictionary, nil) == errSecNoSuchKeychain)
+        #expect(
+            SecItemCopyMatching(
+                [kSecClass as String: kSecClassGenericPassword, kSecUseKeychain as String: missing as Any]
+                    as CFDictionary, nil) == errSecNoSuchKeychain)
     }
 }

@@ -7,8 +7,10 @@ import Testing
     init() throws { kc = try TestKeychain() }
 
     func add(_ account: String, _ service: String, _ password: String, extra: [String: Any] = [:]) -> OSStatus {
-        var q: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: account,
-                                kSecAttrService as String: service, kSecValueData as String: Data(password.utf8)]
+        var q: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: account,
+            kSecAttrService as String: service, kSecValueData as String: Data(password.utf8),
+        ]
         q.merge(extra) { $1 }
         return SecItemAdd(kc.q(q), nil)
     }
@@ -16,14 +18,19 @@ import Testing
     @Test func saveReadUpdateDelete() throws {
         #expect(add("alice", "github", "s3cret") == errSecSuccess)
         var result: CFTypeRef?
-        let read: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "alice",
-                                   kSecAttrService as String: "github", kSecReturnData as String: true]
+        let read: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "alice",
+            kSecAttrService as String: "github", kSecReturnData as String: true,
+        ]
         #expect(SecItemCopyMatching(kc.q(read), &result) == errSecSuccess)
         #expect(result as? Data == Data("s3cret".utf8))
 
-        let match: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "alice",
-                                    kSecAttrService as String: "github"]
-        #expect(SecItemUpdate(kc.q(match), [kSecValueData as String: Data("n3w".utf8)] as CFDictionary) == errSecSuccess)
+        let match: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "alice",
+            kSecAttrService as String: "github",
+        ]
+        #expect(
+            SecItemUpdate(kc.q(match), [kSecValueData as String: Data("n3w".utf8)] as CFDictionary) == errSecSuccess)
         #expect(SecItemCopyMatching(kc.q(read), &result) == errSecSuccess)
         #expect(result as? Data == Data("n3w".utf8))
 
@@ -49,8 +56,10 @@ import Testing
         for name in ["alice", "bob", "carol"] { #expect(add(name, "mail", "pw-\(name)") == errSecSuccess) }
         #expect(add("dave", "other", "x") == errSecSuccess)
         var result: CFTypeRef?
-        let q: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "mail",
-                                kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true]
+        let q: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "mail",
+            kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true,
+        ]
         #expect(SecItemCopyMatching(kc.q(q), &result) == errSecSuccess)
         let items = try #require(result as? [[String: Any]])
         #expect(items.count == 3)
@@ -80,10 +89,12 @@ import Testing
         #expect(run([kSecReturnAttributes as String: true]).1 is [String: Any])
         let pref = try #require(run([kSecReturnPersistentRef as String: true]).1 as? Data)
         #expect(pref.count == 20 && pref.prefix(4) == Data("genp".utf8))
-        let both = try #require(run([kSecReturnData as String: true, kSecReturnAttributes as String: true]).1 as? [String: Any])
+        let both = try #require(
+            run([kSecReturnData as String: true, kSecReturnAttributes as String: true]).1 as? [String: Any])
         #expect(both["v_Data"] as? Data == Data("pw".utf8))
         #expect(both["acct"] as? String == "alice")
-        let dataAndRef = try #require(run([kSecReturnData as String: true, kSecReturnPersistentRef as String: true]).1 as? [String: Any])
+        let dataAndRef = try #require(
+            run([kSecReturnData as String: true, kSecReturnPersistentRef as String: true]).1 as? [String: Any])
         #expect(dataAndRef["v_PersistentRef"] as? Data == pref)
         #expect(dataAndRef["acct"] == nil, "attributes only when asked")
         // Arrays with kSecMatchLimitAll, even for one match.
@@ -100,32 +111,47 @@ import Testing
 
     @Test func persistentRefIsStableAcrossUpdates() throws {
         var result: CFTypeRef?
-        let q: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "p",
-                                kSecAttrService as String: "stable", kSecValueData as String: Data("1".utf8),
-                                kSecReturnPersistentRef as String: true]
+        let q: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "p",
+            kSecAttrService as String: "stable", kSecValueData as String: Data("1".utf8),
+            kSecReturnPersistentRef as String: true,
+        ]
         #expect(SecItemAdd(kc.q(q), &result) == errSecSuccess)
         let ref = try #require(result as? Data)
         let match: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "stable"]
-        #expect(SecItemUpdate(kc.q(match), [kSecAttrLabel as String: "relabelled", kSecValueData as String: Data("2".utf8)] as CFDictionary) == errSecSuccess)
+        #expect(
+            SecItemUpdate(
+                kc.q(match),
+                [kSecAttrLabel as String: "relabelled", kSecValueData as String: Data("2".utf8)] as CFDictionary)
+                == errSecSuccess)
         var again: CFTypeRef?
-        #expect(SecItemCopyMatching(kc.q([kSecValuePersistentRef as String: ref, kSecReturnAttributes as String: true, kSecReturnData as String: true]), &again) == errSecSuccess)
+        #expect(
+            SecItemCopyMatching(
+                kc.q([
+                    kSecValuePersistentRef as String: ref, kSecReturnAttributes as String: true,
+                    kSecReturnData as String: true,
+                ]), &again) == errSecSuccess)
         let dict = try #require(again as? [String: Any])
         #expect(dict["labl"] as? String == "relabelled")
         #expect(dict["v_Data"] as? Data == Data("2".utf8))
     }
 
     @Test func internetPasswords() throws {
-        let q: [String: Any] = [kSecClass as String: kSecClassInternetPassword, kSecAttrServer as String: "example.com",
-                                kSecAttrAccount as String: "me", kSecAttrProtocol as String: kSecAttrProtocolHTTPS,
-                                kSecAttrPort as String: 443, kSecValueData as String: Data("pw".utf8)]
+        let q: [String: Any] = [
+            kSecClass as String: kSecClassInternetPassword, kSecAttrServer as String: "example.com",
+            kSecAttrAccount as String: "me", kSecAttrProtocol as String: kSecAttrProtocolHTTPS,
+            kSecAttrPort as String: 443, kSecValueData as String: Data("pw".utf8),
+        ]
         #expect(SecItemAdd(kc.q(q), nil) == errSecSuccess)
         #expect(SecItemAdd(kc.q(q), nil) == errSecDuplicateItem)
         var other = q
         other[kSecAttrPort as String] = 8443
         #expect(SecItemAdd(kc.q(other), nil) == errSecSuccess)
         var result: CFTypeRef?
-        let find: [String: Any] = [kSecClass as String: kSecClassInternetPassword, kSecAttrServer as String: "example.com",
-                                   kSecAttrPort as String: 443, kSecReturnAttributes as String: true]
+        let find: [String: Any] = [
+            kSecClass as String: kSecClassInternetPassword, kSecAttrServer as String: "example.com",
+            kSecAttrPort as String: 443, kSecReturnAttributes as String: true,
+        ]
         #expect(SecItemCopyMatching(kc.q(find), &result) == errSecSuccess)
         let attrs = try #require(result as? [String: Any])
         #expect(attrs["ptcl"] as? String == "htps")
@@ -134,44 +160,79 @@ import Testing
 
     @Test func malformedQueriesGetApplesCodes() {
         var result: CFTypeRef?
-        #expect(SecItemCopyMatching([kSecAttrAccount as String: "x"] as CFDictionary, &result) == errSecParam, "no class")
+        #expect(
+            SecItemCopyMatching([kSecAttrAccount as String: "x"] as CFDictionary, &result) == errSecParam, "no class")
         #expect(SecItemCopyMatching(kc.q([kSecClass as String: "nope"]), &result) == errSecNoSuchClass)
-        #expect(SecItemCopyMatching(kc.q([kSecClass as String: kSecClassInternetPassword, kSecAttrService as String: "s"]), &result) == errSecNoSuchAttr)
-        #expect(SecItemCopyMatching(kc.q([kSecClass as String: kSecClassGenericPassword, kSecReturnData as String: "yes"]), &result) == errSecParam)
-        #expect(SecItemCopyMatching(kc.q([kSecClass as String: kSecClassGenericPassword, kSecMatchLimit as String: "lots"]), &result) == errSecParam)
-        #expect(SecItemCopyMatching(kc.q([kSecClass as String: kSecClassGenericPassword, "zzzz_bogus": 1]), &result) == errSecParam)
-        #expect(SecItemDelete(kc.q([kSecClass as String: kSecClassGenericPassword, kSecMatchLimit as String: kSecMatchLimitAll])) == errSecParam, "iOS rejects match keys in delete")
-        #expect(SecItemUpdate(kc.q([kSecClass as String: kSecClassGenericPassword, kSecReturnData as String: true]), [kSecAttrLabel as String: "x"] as CFDictionary) == errSecParam)
-        #expect(SecItemCopyMatching(kc.q([kSecValuePersistentRef as String: Data([1, 2, 3]), kSecReturnData as String: true]), &result) == errSecParam)
+        #expect(
+            SecItemCopyMatching(
+                kc.q([kSecClass as String: kSecClassInternetPassword, kSecAttrService as String: "s"]), &result)
+                == errSecNoSuchAttr)
+        #expect(
+            SecItemCopyMatching(
+                kc.q([kSecClass as String: kSecClassGenericPassword, kSecReturnData as String: "yes"]), &result)
+                == errSecParam)
+        #expect(
+            SecItemCopyMatching(
+                kc.q([kSecClass as String: kSecClassGenericPassword, kSecMatchLimit as String: "lots"]), &result)
+                == errSecParam)
+        #expect(
+            SecItemCopyMatching(kc.q([kSecClass as String: kSecClassGenericPassword, "zzzz_bogus": 1]), &result)
+                == errSecParam)
+        #expect(
+            SecItemDelete(
+                kc.q([kSecClass as String: kSecClassGenericPassword, kSecMatchLimit as String: kSecMatchLimitAll]))
+                == errSecParam, "iOS rejects match keys in delete")
+        #expect(
+            SecItemUpdate(
+                kc.q([kSecClass as String: kSecClassGenericPassword, kSecReturnData as String: true]),
+                [kSecAttrLabel as String: "x"] as CFDictionary) == errSecParam)
+        #expect(
+            SecItemCopyMatching(
+                kc.q([kSecValuePersistentRef as String: Data([1, 2, 3]), kSecReturnData as String: true]), &result)
+                == errSecParam)
         #expect(SecCopyLastErrorMessage() != nil)
     }
 
     @Test func updateNeverChangesTheClass() {
         #expect(add("u", "cls", "x") == errSecSuccess)
         let match: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "cls"]
-        #expect(SecItemUpdate(kc.q(match), [kSecClass as String: kSecClassInternetPassword] as CFDictionary) == errSecNoSuchAttr)
+        #expect(
+            SecItemUpdate(kc.q(match), [kSecClass as String: kSecClassInternetPassword] as CFDictionary)
+                == errSecNoSuchAttr)
         #expect(SecItemUpdate(kc.q(match), [kSecAttrServer as String: "nope"] as CFDictionary) == errSecNoSuchAttr)
         // An update that would collide with another item is a duplicate.
         #expect(add("v", "cls", "y") == errSecSuccess)
         let v: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "v"]
         #expect(SecItemUpdate(kc.q(v), [kSecAttrAccount as String: "u"] as CFDictionary) == errSecDuplicateItem)
-        #expect(SecItemUpdate(kc.q([kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "none"]), [kSecAttrLabel as String: "l"] as CFDictionary) == errSecItemNotFound)
+        #expect(
+            SecItemUpdate(
+                kc.q([kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "none"]),
+                [kSecAttrLabel as String: "l"] as CFDictionary) == errSecItemNotFound)
     }
 
     @Test func stringAndDataAttributesMatchByBytes() throws {
         #expect(add("bytes", "svc-bytes", "x") == errSecSuccess)
         var result: CFTypeRef?
-        let q: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: Data("bytes".utf8), kSecReturnData as String: true]
+        let q: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: Data("bytes".utf8),
+            kSecReturnData as String: true,
+        ]
         #expect(SecItemCopyMatching(kc.q(q), &result) == errSecSuccess)
-        let upper: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "BYTES",
-                                    kSecMatchCaseInsensitive as String: true, kSecReturnData as String: true]
-        #expect(SecItemCopyMatching(kc.q(upper), &result) == errSecItemNotFound, "Apple's data-protection keychain matches byte-exactly")
+        let upper: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "BYTES",
+            kSecMatchCaseInsensitive as String: true, kSecReturnData as String: true,
+        ]
+        #expect(
+            SecItemCopyMatching(kc.q(upper), &result) == errSecItemNotFound,
+            "Apple's data-protection keychain matches byte-exactly")
     }
 
     @Test func synchronizableItemsAreInvisibleToPlainQueries() throws {
         #expect(add("s", "sync-svc", "x", extra: [kSecAttrSynchronizable as String: true]) == errSecSuccess)
         var result: CFTypeRef?
-        let plain: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "sync-svc"]
+        let plain: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "sync-svc",
+        ]
         #expect(SecItemCopyMatching(kc.q(plain), &result) == errSecItemNotFound)
         var any = plain
         any[kSecAttrSynchronizable as String] = kSecAttrSynchronizableAny
@@ -180,7 +241,8 @@ import Testing
 
     @Test func accessGroupsSeparate() throws {
         let groups = SecKeychainConfiguration.accessGroups
-        #expect(add("g", "group-svc", "x", extra: [kSecAttrAccessGroup as String: "not-mine"]) == errSecMissingEntitlement)
+        #expect(
+            add("g", "group-svc", "x", extra: [kSecAttrAccessGroup as String: "not-mine"]) == errSecMissingEntitlement)
         #expect(add("g", "group-svc", "x", extra: [kSecAttrAccessGroup as String: groups[0]]) == errSecSuccess)
     }
 
@@ -188,11 +250,15 @@ import Testing
 
     @Test func dataOnlyLookupsHaveApplesShapes() throws {
         for name in ["a", "b", "c"] { #expect(add(name, "many", "pw-\(name)") == errSecSuccess) }
-        let noSecret: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "many",
-                                       kSecAttrAccount as String: "empty"]
+        let noSecret: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "many",
+            kSecAttrAccount as String: "empty",
+        ]
         #expect(SecItemAdd(kc.q(noSecret), nil) == errSecSuccess)
-        let base: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "many",
-                                   kSecReturnData as String: true]
+        let base: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "many",
+            kSecReturnData as String: true,
+        ]
         var result: CFTypeRef?
         var all = base
         all[kSecMatchLimit as String] = kSecMatchLimitAll
@@ -233,28 +299,40 @@ import Testing
         add[kSecUseKeychain] = kc.keychain
         #expect(SecItemAdd(add, nil) == errSecSuccess)
         var result: CFTypeRef?
-        let byCFString: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrService: "spell",
-                                           kSecAttrAccount: Data("ns".utf8), kSecReturnData: NSNumber(value: true),
-                                           kSecUseKeychain: kc.keychain]
+        let byCFString: [CFString: Any] = [
+            kSecClass: kSecClassGenericPassword, kSecAttrService: "spell",
+            kSecAttrAccount: Data("ns".utf8), kSecReturnData: NSNumber(value: true),
+            kSecUseKeychain: kc.keychain,
+        ]
         #expect(SecItemCopyMatching(byCFString as CFDictionary, &result) == errSecSuccess)
         #expect(result as? Data == secret)
-        let byAnyHashable: [AnyHashable: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "spell",
-                                                 kSecAttrAccount as String: "ns", kSecReturnData as String: true,
-                                                 kSecUseKeychain as String: kc.keychain]
+        let byAnyHashable: [AnyHashable: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "spell",
+            kSecAttrAccount as String: "ns", kSecReturnData as String: true,
+            kSecUseKeychain as String: kc.keychain,
+        ]
         #expect(SecItemCopyMatching(byAnyHashable as NSDictionary, &result) == errSecSuccess)
         #expect(result as? Data == secret)
         // A non-string key is refused, whatever the other entries.
-        let mixed: [AnyHashable: Any] = [kSecClass as String: kSecClassGenericPassword, 42: "x", kSecUseKeychain as String: kc.keychain]
+        let mixed: [AnyHashable: Any] = [
+            kSecClass as String: kSecClassGenericPassword, 42: "x", kSecUseKeychain as String: kc.keychain,
+        ]
         #expect(SecItemCopyMatching(mixed as NSDictionary, &result) == errSecParam)
         // Numbers and booleans given as Swift values or NSNumber both work for number attributes and flags.
-        #expect(SecItemCopyMatching(kc.q([kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "ns",
-                                          kSecReturnData as String: 1]), &result) == errSecSuccess)
+        #expect(
+            SecItemCopyMatching(
+                kc.q([
+                    kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "ns",
+                    kSecReturnData as String: 1,
+                ]), &result) == errSecSuccess)
         #expect(result as? Data == secret)
     }
 
     @Test func returnAndMatchKeysAreRefusedWhereApplesAreEvenWhenFalse() {
         #expect(add("v", "validate", "x") == errSecSuccess)
-        let match: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "validate"]
+        let match: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "validate",
+        ]
         var withFalseReturn = match
         withFalseReturn[kSecReturnAttributes as String] = false
         #expect(SecItemUpdate(kc.q(withFalseReturn), [kSecAttrLabel as String: "l"] as CFDictionary) == errSecParam)
@@ -267,8 +345,10 @@ import Testing
 
     @Test func lastErrorMessageIsPerThreadAndClearedBySuccess() throws {
         var result: CFTypeRef?
-        let missing: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "nobody",
-                                      kSecReturnData as String: true]
+        let missing: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "nobody",
+            kSecReturnData as String: true,
+        ]
         #expect(SecItemCopyMatching(kc.q(missing), &result) == errSecItemNotFound)
         let message = SecCopyLastErrorMessage()
         #expect(message != nil)

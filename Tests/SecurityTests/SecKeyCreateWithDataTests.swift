@@ -16,7 +16,10 @@ import Testing
             (external(KeyFixtures.rsa1024), attrs(kSecAttrKeyTypeRSA, kSecAttrKeyClassPrivate)),
             (external(KeyFixtures.publicKey(KeyFixtures.rsa1024)), attrs(kSecAttrKeyTypeRSA, kSecAttrKeyClassPublic)),
             (external(KeyFixtures.p256), attrs(kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClassPrivate)),
-            (external(KeyFixtures.publicKey(KeyFixtures.p256)), attrs(kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClassPublic)),
+            (
+                external(KeyFixtures.publicKey(KeyFixtures.p256)),
+                attrs(kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClassPublic)
+            ),
         ]
         for (data, attributes) in cases {
             #expect(SecKeyCreateWithData(data as CFData, attributes, nil) != nil)
@@ -33,7 +36,9 @@ import Testing
         var point = external(KeyFixtures.publicKey(KeyFixtures.p256))
         point[40] ^= 0x01
         var error: Unmanaged<CFError>?
-        #expect(SecKeyCreateWithData(point as CFData, attrs(kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClassPublic), &error) == nil)
+        #expect(
+            SecKeyCreateWithData(
+                point as CFData, attrs(kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClassPublic), &error) == nil)
         #expect(status(error) == Int(errSecParam))
     }
 
@@ -41,7 +46,9 @@ import Testing
         var priv = external(KeyFixtures.p256)
         priv[priv.count - 1] ^= 0x01
         var error: Unmanaged<CFError>?
-        #expect(SecKeyCreateWithData(priv as CFData, attrs(kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClassPrivate), &error) == nil)
+        #expect(
+            SecKeyCreateWithData(
+                priv as CFData, attrs(kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClassPrivate), &error) == nil)
         #expect(status(error) == Int(errSecParam))
     }
 
@@ -52,7 +59,10 @@ import Testing
             [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom],
             [kSecAttrKeyClass as String: kSecAttrKeyClassPublic],
             [kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeyClass as String: kSecAttrKeyClassPublic],
-            [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClass as String: kSecAttrKeyClassSymmetric],
+            [
+                kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
+                kSecAttrKeyClass as String: kSecAttrKeyClassSymmetric,
+            ],
         ] {
             var error: Unmanaged<CFError>?
             #expect(SecKeyCreateWithData(data, attributes as CFDictionary, &error) == nil)
@@ -77,11 +87,14 @@ import Testing
     @Test func rsaPublicKeyAcceptedAsSubjectPublicKeyInfo() throws {
         // SPKI = SEQUENCE { AlgorithmIdentifier rsaEncryption NULL, BIT STRING { RSAPublicKey } }
         let pkcs1 = external(KeyFixtures.publicKey(KeyFixtures.rsa2048))
-        let algorithm: [UInt8] = [0x30, 0x0D, 0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01, 0x05, 0x00]
+        let algorithm: [UInt8] = [
+            0x30, 0x0D, 0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01, 0x05, 0x00,
+        ]
         let bitString = [0x03] + derLength(pkcs1.count + 1) + [0x00] + Array(pkcs1)
         let body = algorithm + bitString
         let spki = Data([0x30] + derLength(body.count) + body)
-        let key = try #require(SecKeyCreateWithData(spki as CFData, attrs(kSecAttrKeyTypeRSA, kSecAttrKeyClassPublic), nil))
+        let key = try #require(
+            SecKeyCreateWithData(spki as CFData, attrs(kSecAttrKeyTypeRSA, kSecAttrKeyClassPublic), nil))
         #expect(key == KeyFixtures.publicKey(KeyFixtures.rsa2048))
         #expect(external(key) == pkcs1, "exported as PKCS#1, never SPKI")
     }

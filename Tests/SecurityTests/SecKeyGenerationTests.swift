@@ -22,11 +22,15 @@ import Testing
         var error: Unmanaged<CFError>?
         let der = try #require(SecKeyCopyExternalRepresentation(key, &error)) as Data
         #expect(der.prefix(4) == Data([0x30, 0x82, 0x04]) || der.prefix(2) == Data([0x30, 0x82]))
-        let attrs: [String: Any] = [kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeyClass as String: kSecAttrKeyClassPrivate]
+        let attrs: [String: Any] = [
+            kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeyClass as String: kSecAttrKeyClassPrivate,
+        ]
         let again = try #require(SecKeyCreateWithData(der as CFData, attrs as CFDictionary, &error))
         #expect(again == key)
         let pubDER = try #require(SecKeyCopyExternalRepresentation(KeyFixtures.publicKey(key), &error)) as Data
-        let pubAttrs: [String: Any] = [kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeyClass as String: kSecAttrKeyClassPublic]
+        let pubAttrs: [String: Any] = [
+            kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeyClass as String: kSecAttrKeyClassPublic,
+        ]
         let pub = try #require(SecKeyCreateWithData(pubDER as CFData, pubAttrs as CFDictionary, &error))
         #expect(pub == KeyFixtures.publicKey(key))
         #expect(pub != key)
@@ -35,7 +39,9 @@ import Testing
     @Test func generatePairReturnsBothHalves() throws {
         var pub: SecKey?
         var priv: SecKey?
-        let params: [String: Any] = [kSecAttrKeyType as String: kSecAttrKeyTypeEC, kSecAttrKeySizeInBits as String: "384"]
+        let params: [String: Any] = [
+            kSecAttrKeyType as String: kSecAttrKeyTypeEC, kSecAttrKeySizeInBits as String: "384",
+        ]
         #expect(SecKeyGeneratePair(params as CFDictionary, &pub, &priv) == errSecSuccess)
         let p = try #require(pub)
         let k = try #require(priv)

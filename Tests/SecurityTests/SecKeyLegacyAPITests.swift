@@ -50,15 +50,20 @@ import Testing
         let pub = KeyFixtures.publicKey(KeyFixtures.rsa2048)
         var sig = [UInt8](repeating: 0, count: 256)
         var sigLength = sig.count
-        #expect(SecKeyRawSign(KeyFixtures.rsa2048, .PKCS1SHA256, digest, digest.count, &sig, &sigLength) == errSecSuccess)
+        #expect(
+            SecKeyRawSign(KeyFixtures.rsa2048, .PKCS1SHA256, digest, digest.count, &sig, &sigLength) == errSecSuccess)
         #expect(sigLength == 256)
         #expect(SecKeyRawVerify(pub, .PKCS1SHA256, digest, digest.count, sig, sigLength) == errSecSuccess)
         var other = digest
         other[0] ^= 1
-        #expect(SecKeyRawVerify(pub, .PKCS1SHA256, other, other.count, sig, sigLength) == errSSLCrypto, "Apple returns errSSLCrypto on mismatch")
+        #expect(
+            SecKeyRawVerify(pub, .PKCS1SHA256, other, other.count, sig, sigLength) == errSSLCrypto,
+            "Apple returns errSSLCrypto on mismatch")
         // Same signature as the algorithm API's digest variant (PKCS#1 v1.5 is deterministic).
         var error: Unmanaged<CFError>?
-        let modern = SecKeyCreateSignature(KeyFixtures.rsa2048, .rsaSignatureDigestPKCS1v15SHA256, Data(digest) as CFData, &error) as Data?
+        let modern =
+            SecKeyCreateSignature(
+                KeyFixtures.rsa2048, .rsaSignatureDigestPKCS1v15SHA256, Data(digest) as CFData, &error) as Data?
         #expect(modern == Data(sig))
     }
 

@@ -48,27 +48,36 @@ import Testing
     @Test func digestAlgorithmsCheckDigestLength() throws {
         var error: Unmanaged<CFError>?
         let digest = Data(repeating: 0xAB, count: 32)
-        #expect(SecKeyCreateSignature(KeyFixtures.rsa2048, .rsaSignatureDigestPKCS1v15SHA256, digest as CFData, &error) != nil)
-        #expect(SecKeyCreateSignature(KeyFixtures.p256, .ecdsaSignatureDigestX962SHA256, digest as CFData, &error) != nil)
+        #expect(
+            SecKeyCreateSignature(KeyFixtures.rsa2048, .rsaSignatureDigestPKCS1v15SHA256, digest as CFData, &error)
+                != nil)
+        #expect(
+            SecKeyCreateSignature(KeyFixtures.p256, .ecdsaSignatureDigestX962SHA256, digest as CFData, &error) != nil)
         for algorithm in [SecKeyAlgorithm.rsaSignatureDigestPKCS1v15SHA384, .rsaSignatureDigestPSSSHA1] {
             error = nil
             #expect(SecKeyCreateSignature(KeyFixtures.rsa2048, algorithm, digest as CFData, &error) == nil)
             #expect(status(error) == Int(errSecParam))
         }
         error = nil
-        #expect(SecKeyCreateSignature(KeyFixtures.p256, .ecdsaSignatureDigestX962SHA512, digest as CFData, &error) == nil)
+        #expect(
+            SecKeyCreateSignature(KeyFixtures.p256, .ecdsaSignatureDigestX962SHA512, digest as CFData, &error) == nil)
         #expect(status(error) == Int(errSecParam))
     }
 
     @Test func rfc4754SignaturesAreFixedLength() throws {
         var error: Unmanaged<CFError>?
         let digest = Data(repeating: 1, count: 48)
-        let sig = try #require(SecKeyCreateSignature(KeyFixtures.p384, .ecdsaSignatureDigestRFC4754SHA384, digest as CFData, &error)) as Data
+        let sig =
+            try #require(
+                SecKeyCreateSignature(KeyFixtures.p384, .ecdsaSignatureDigestRFC4754SHA384, digest as CFData, &error))
+            as Data
         #expect(sig.count == 96)
         let pub = KeyFixtures.publicKey(KeyFixtures.p384)
         #expect(SecKeyVerifySignature(pub, .ecdsaSignatureDigestRFC4754SHA384, digest as CFData, sig as CFData, &error))
         error = nil
-        #expect(!SecKeyVerifySignature(pub, .ecdsaSignatureDigestRFC4754SHA384, digest as CFData, sig.dropLast() as CFData, &error))
+        #expect(
+            !SecKeyVerifySignature(
+                pub, .ecdsaSignatureDigestRFC4754SHA384, digest as CFData, sig.dropLast() as CFData, &error))
         #expect(status(error) == Int(errSecVerifyFailed))
     }
 
@@ -77,7 +86,9 @@ import Testing
         #expect(!SecKeyIsAlgorithmSupported(KeyFixtures.p256, .sign, .rsaSignatureMessagePKCS1v15SHA256))
         #expect(!SecKeyIsAlgorithmSupported(KeyFixtures.rsa2048, .sign, .ecdsaSignatureMessageX962SHA256))
         #expect(!SecKeyIsAlgorithmSupported(KeyFixtures.rsa2048, .encrypt, .rsaSignatureMessagePKCS1v15SHA256))
-        #expect(SecKeyCreateSignature(KeyFixtures.p256, .rsaSignatureMessagePKCS1v15SHA256, Self.message as CFData, &error) == nil)
+        #expect(
+            SecKeyCreateSignature(KeyFixtures.p256, .rsaSignatureMessagePKCS1v15SHA256, Self.message as CFData, &error)
+                == nil)
         let e = error?.takeRetainedValue()
         #expect(e?.code == Int(errSecParam))
         #expect(e?.domain == NSOSStatusErrorDomain)
@@ -117,8 +128,12 @@ import Testing
         ]
         for (algorithm, limit) in cases {
             var error: Unmanaged<CFError>?
-            #expect(SecKeyCreateEncryptedData(pub, algorithm, Data(count: limit) as CFData, &error) != nil, "\(algorithm.rawValue)")
-            #expect(SecKeyCreateEncryptedData(pub, algorithm, Data(count: limit + 1) as CFData, &error) == nil, "\(algorithm.rawValue)")
+            #expect(
+                SecKeyCreateEncryptedData(pub, algorithm, Data(count: limit) as CFData, &error) != nil,
+                "\(algorithm.rawValue)")
+            #expect(
+                SecKeyCreateEncryptedData(pub, algorithm, Data(count: limit + 1) as CFData, &error) == nil,
+                "\(algorithm.rawValue)")
             #expect(status(error) == Int(errSecParam))
         }
     }
@@ -128,12 +143,15 @@ import Testing
         var error: Unmanaged<CFError>?
         let ct = try #require(SecKeyCreateEncryptedData(pub, .rsaEncryptionRaw, Self.message as CFData, &error)) as Data
         #expect(ct.count == 256)
-        let pt = try #require(SecKeyCreateDecryptedData(KeyFixtures.rsa2048, .rsaEncryptionRaw, ct as CFData, &error)) as Data
+        let pt =
+            try #require(SecKeyCreateDecryptedData(KeyFixtures.rsa2048, .rsaEncryptionRaw, ct as CFData, &error))
+            as Data
         #expect(pt.count == 256)
         #expect(pt.suffix(Self.message.count) == Self.message)
         #expect(pt.prefix(256 - Self.message.count).allSatisfy { $0 == 0 })
         // Deterministic: textbook RSA of the same input gives the same output.
-        let again = try #require(SecKeyCreateEncryptedData(pub, .rsaEncryptionRaw, Self.message as CFData, &error)) as Data
+        let again =
+            try #require(SecKeyCreateEncryptedData(pub, .rsaEncryptionRaw, Self.message as CFData, &error)) as Data
         #expect(again == ct)
     }
 
@@ -166,20 +184,38 @@ import Testing
         let b = KeyFixtures.generate(kSecAttrKeyTypeECSECPrimeRandom, 256)
         var error: Unmanaged<CFError>?
         let empty = [String: Any]() as CFDictionary
-        let raw1 = try #require(SecKeyCopyKeyExchangeResult(a, .ecdhKeyExchangeStandard, KeyFixtures.publicKey(b), empty, &error)) as Data
-        let raw2 = try #require(SecKeyCopyKeyExchangeResult(b, .ecdhKeyExchangeCofactor, KeyFixtures.publicKey(a), empty, &error)) as Data
+        let raw1 =
+            try #require(
+                SecKeyCopyKeyExchangeResult(a, .ecdhKeyExchangeStandard, KeyFixtures.publicKey(b), empty, &error))
+            as Data
+        let raw2 =
+            try #require(
+                SecKeyCopyKeyExchangeResult(b, .ecdhKeyExchangeCofactor, KeyFixtures.publicKey(a), empty, &error))
+            as Data
         #expect(raw1 == raw2)
         #expect(raw1.count == 32)
         let params: [String: Any] = ["requestedSize": 42, "sharedInfo": Data("info".utf8)]
-        let k1 = try #require(SecKeyCopyKeyExchangeResult(a, .ecdhKeyExchangeStandardX963SHA256, KeyFixtures.publicKey(b), params as CFDictionary, &error)) as Data
-        let k2 = try #require(SecKeyCopyKeyExchangeResult(b, .ecdhKeyExchangeStandardX963SHA256, KeyFixtures.publicKey(a), params as CFDictionary, &error)) as Data
+        let k1 =
+            try #require(
+                SecKeyCopyKeyExchangeResult(
+                    a, .ecdhKeyExchangeStandardX963SHA256, KeyFixtures.publicKey(b), params as CFDictionary, &error))
+            as Data
+        let k2 =
+            try #require(
+                SecKeyCopyKeyExchangeResult(
+                    b, .ecdhKeyExchangeStandardX963SHA256, KeyFixtures.publicKey(a), params as CFDictionary, &error))
+            as Data
         #expect(k1 == k2)
         #expect(k1.count == 42)
         error = nil
-        #expect(SecKeyCopyKeyExchangeResult(a, .ecdhKeyExchangeStandardX963SHA256, KeyFixtures.publicKey(b), empty, &error) == nil)
+        #expect(
+            SecKeyCopyKeyExchangeResult(a, .ecdhKeyExchangeStandardX963SHA256, KeyFixtures.publicKey(b), empty, &error)
+                == nil)
         #expect(status(error) == Int(errSecParam))
         error = nil
-        #expect(SecKeyCopyKeyExchangeResult(a, .ecdhKeyExchangeStandard, KeyFixtures.publicKey(KeyFixtures.p384), empty, &error) == nil)
+        #expect(
+            SecKeyCopyKeyExchangeResult(
+                a, .ecdhKeyExchangeStandard, KeyFixtures.publicKey(KeyFixtures.p384), empty, &error) == nil)
         #expect(status(error) == Int(errSecParam))
     }
 }

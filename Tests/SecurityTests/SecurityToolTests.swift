@@ -13,7 +13,11 @@ struct SecurityToolTests {
 
     init() throws { directory = try TemporaryDirectory(prefix: "osec-security-tool") }
 
-    struct Run { let status: Int32; let stdout: String; let stderr: String }
+    struct Run {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
 
     func security(_ arguments: [String], stdin: String? = nil) throws -> Run {
         let process = Process()
@@ -23,7 +27,9 @@ struct SecurityToolTests {
         environment["OPENSECURITY_KEYCHAIN"] = keychainPath
         environment["OPENSECURITY_ACCESS_GROUPS"] = nil
         process.environment = environment
-        let out = Pipe(), err = Pipe(), input = Pipe()
+        let out = Pipe()
+        let err = Pipe()
+        let input = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = input
@@ -33,17 +39,23 @@ struct SecurityToolTests {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: stderr, as: UTF8.self))
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     @Test func genericPasswordLifecycle() throws {
         #expect(try security(["add-generic-password", "-a", "alice", "-s", "myapp", "-w", "s3cret!"]).status == 0)
         let duplicate = try security(["add-generic-password", "-a", "alice", "-s", "myapp", "-w", "other"])
         #expect(duplicate.status == 45)
-        #expect(duplicate.stderr == "security: SecKeychainItemCreateFromContent (<default>): The specified item already exists in the keychain.\n")
+        #expect(
+            duplicate.stderr
+                == "security: SecKeychainItemCreateFromContent (<default>): The specified item already exists in "
+                + "the keychain.\n"
+        )
         #expect(try security(["find-generic-password", "-a", "alice", "-s", "myapp", "-w"]).stdout == "s3cret!\n")
-        #expect(try security(["add-generic-password", "-U", "-a", "alice", "-s", "myapp", "-w", "updated"]).status == 0)
+        #expect(
+            try security(["add-generic-password", "-U", "-a", "alice", "-s", "myapp", "-w", "updated"]).status == 0)
 
         let found = try security(["find-generic-password", "-s", "myapp", "-g"])
         #expect(found.status == 0)
@@ -59,7 +71,9 @@ struct SecurityToolTests {
 
         let missing = try security(["find-generic-password", "-s", "nothere"])
         #expect(missing.status == 44)
-        #expect(missing.stderr == "security: SecKeychainSearchCopyNext: The specified item could not be found in the keychain.\n")
+        #expect(
+            missing.stderr
+                == "security: SecKeychainSearchCopyNext: The specified item could not be found in the keychain.\n")
 
         let deleted = try security(["delete-generic-password", "-a", "alice", "-s", "myapp"])
         #expect(deleted.status == 0 && deleted.stdout.hasSuffix("password has been deleted.\n"))
@@ -68,16 +82,23 @@ struct SecurityToolTests {
     }
 
     @Test func passwordsFromStandardInputAndInHex() throws {
-        #expect(try security(["add-generic-password", "-a", "bob", "-s", "prompted", "-w"], stdin: "from stdin\n").status == 0)
+        #expect(
+            try security(["add-generic-password", "-a", "bob", "-s", "prompted", "-w"], stdin: "from stdin\n").status
+                == 0)
         #expect(try security(["find-generic-password", "-a", "bob", "-s", "prompted", "-w"]).stdout == "from stdin\n")
         #expect(try security(["add-generic-password", "-a", "bob", "-s", "binary", "-X", "00ff10"]).status == 0)
         #expect(try security(["find-generic-password", "-a", "bob", "-s", "binary", "-w"]).stdout == "00ff10\n")
-        #expect(try security(["find-generic-password", "-a", "bob", "-s", "binary", "-g"]).stderr == "password: 0x00FF10  \"\\000\\377\\020\"\n")
+        #expect(
+            try security(["find-generic-password", "-a", "bob", "-s", "binary", "-g"]).stderr
+                == "password: 0x00FF10  \"\\000\\377\\020\"\n")
     }
 
     @Test func internetPasswords() throws {
-        #expect(try security(["add-internet-password", "-a", "carol", "-s", "example.com", "-r", "htps", "-P", "443",
-                              "-p", "/login", "-w", "pw"]).status == 0)
+        #expect(
+            try security([
+                "add-internet-password", "-a", "carol", "-s", "example.com", "-r", "htps", "-P", "443",
+                "-p", "/login", "-w", "pw",
+            ]).status == 0)
         let found = try security(["find-internet-password", "-s", "example.com", "-a", "carol"])
         #expect(found.status == 0)
         let lines = found.stdout.split(separator: "\n").map(String.init)
@@ -94,7 +115,9 @@ struct SecurityToolTests {
     @Test func keychainOperandsAndManagement() throws {
         let other = directory.path("work.keychain-db")
         #expect(try security(["create-keychain", "-p", "pw", other]).status == 0)
-        #expect(try security(["create-keychain", other]).status == Int32(UInt32(bitPattern: -25296) & 0xFF), "errSecDuplicateKeychain")
+        #expect(
+            try security(["create-keychain", other]).status == Int32(UInt32(bitPattern: -25296) & 0xFF),
+            "errSecDuplicateKeychain")
         // A passwordless keychain named by path: items go there, not to the default keychain.
         let plain = directory.path("plain.keychain-db")
         #expect(try security(["create-keychain", plain]).status == 0)
@@ -107,25 +130,36 @@ struct SecurityToolTests {
         #expect(try security(["show-keychain-info", plain]).stdout == "Keychain \"\(plain)\" no-timeout\n")
         #expect(try security(["delete-keychain", plain]).status == 0)
         #expect(!FileManager.default.fileExists(atPath: plain))
-        #expect(try security(["delete-keychain", plain]).status == Int32(UInt32(bitPattern: -25294) & 0xFF), "errSecNoSuchKeychain")
+        #expect(
+            try security(["delete-keychain", plain]).status == Int32(UInt32(bitPattern: -25294) & 0xFF),
+            "errSecNoSuchKeychain")
     }
 
     @Test(.enabled(if: OpenSSLCLI.isAvailable)) func importAndFindIdentitiesAndCertificates() throws {
-        try OpenSSLCLI.check(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", directory.path("k.pem"),
-                              "-out", directory.path("c.pem"), "-subj", "/CN=Tool Test/emailAddress=t@example.com", "-days", "5"])
-        try OpenSSLCLI.check(["pkcs12", "-export", "-in", directory.path("c.pem"), "-inkey", directory.path("k.pem"),
-                              "-out", directory.path("id.p12"), "-passout", "pass:pw", "-name", "My Identity"])
+        try OpenSSLCLI.check([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", directory.path("k.pem"),
+            "-out", directory.path("c.pem"), "-subj", "/CN=Tool Test/emailAddress=t@example.com", "-days", "5",
+        ])
+        try OpenSSLCLI.check([
+            "pkcs12", "-export", "-in", directory.path("c.pem"), "-inkey", directory.path("k.pem"),
+            "-out", directory.path("id.p12"), "-passout", "pass:pw", "-name", "My Identity",
+        ])
         let wrong = try security(["import", directory.path("id.p12"), "-P", "nope"])
         #expect(wrong.status == Int32(UInt32(bitPattern: errSecAuthFailedCode) & 0xFF) && wrong.stdout.isEmpty)
         let imported = try security(["import", directory.path("id.p12"), "-P", "pw", "-T", "/usr/bin/codesign"])
         #expect(imported.status == 0 && imported.stdout == "1 identity imported.\n", "\(imported.stderr)")
 
-        let sha1 = try OpenSSLCLI.check(["x509", "-in", directory.path("c.pem"), "-noout", "-fingerprint", "-sha1"]).stdoutText
-            .split(separator: "=").last.map { $0.replacingOccurrences(of: ":", with: "").trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+        let sha1 =
+            try OpenSSLCLI.check(["x509", "-in", directory.path("c.pem"), "-noout", "-fingerprint", "-sha1"]).stdoutText
+            .split(separator: "=").last.map {
+                $0.replacingOccurrences(of: ":", with: "").trimmingCharacters(in: .whitespacesAndNewlines)
+            } ?? ""
         let identities = try security(["find-identity"])
         #expect(identities.stdout.contains("  1) \(sha1) \"Tool Test\""), "\(identities.stdout)")
-        #expect(identities.stdout.contains("     1 identities found") && identities.stdout.contains("     0 valid identities found"),
-                "a self-signed certificate is not trusted")
+        #expect(
+            identities.stdout.contains("     1 identities found")
+                && identities.stdout.contains("     0 valid identities found"),
+            "a self-signed certificate is not trusted")
         #expect(try security(["find-identity", "-v"]).stdout == "     0 valid identities found\n")
 
         let hashes = try security(["find-certificate", "-c", "Tool", "-Z"])
@@ -137,8 +171,10 @@ struct SecurityToolTests {
         #expect(try security(["find-certificate", "-c", "Nobody"]).status == 44)
 
         // A PEM certificate file.
-        try OpenSSLCLI.check(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
-                              directory.path("k2.pem"), "-out", directory.path("c2.pem"), "-subj", "/CN=Second", "-days", "5"])
+        try OpenSSLCLI.check([
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
+            directory.path("k2.pem"), "-out", directory.path("c2.pem"), "-subj", "/CN=Second", "-days", "5",
+        ])
         #expect(try security(["import", directory.path("c2.pem")]).stdout == "1 certificate imported.\n")
         #expect(try security(["find-certificate", "-a"]).stdout.components(separatedBy: "version: 256").count == 3)
     }

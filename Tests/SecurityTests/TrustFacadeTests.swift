@@ -8,17 +8,25 @@ import Testing
 /// A PKI built in code at fixed times: root → intermediate → leaf (www.example.com), leaf valid during 2024.
 enum TrustFixture {
     static func date(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
-    static func time(_ text: String) -> X509Time { X509Time(secondsSinceEpoch: Int64(date(text).timeIntervalSince1970)) }
+    static func time(_ text: String) -> X509Time {
+        X509Time(secondsSinceEpoch: Int64(date(text).timeIntervalSince1970))
+    }
     static let inside = date("2024-06-01T00:00:00Z")
     static let after = date("2025-06-01T00:00:00Z")
 
-    struct Node { let certificate: Certificate; let key: AsymmetricKey }
+    struct Node {
+        let certificate: Certificate
+        let key: AsymmetricKey
+    }
     static let keys = (0..<4).map { _ in try! AsymmetricKey.generateEC(.p256) }
 
-    static func make(_ cn: String, key: AsymmetricKey, ca: Bool, from: String, to: String, issuer: Node?,
-                     configure: (inout CertificateBuilder) -> Void = { _ in }) -> Node {
-        var b = try! CertificateBuilder(subject: try! DistinguishedName([(X509OID.commonName, cn)]),
-                                        publicKey: try! SubjectPublicKeyInfo(key), notBefore: time(from), notAfter: time(to))
+    static func make(
+        _ cn: String, key: AsymmetricKey, ca: Bool, from: String, to: String, issuer: Node?,
+        configure: (inout CertificateBuilder) -> Void = { _ in }
+    ) -> Node {
+        var b = try! CertificateBuilder(
+            subject: try! DistinguishedName([(X509OID.commonName, cn)]),
+            publicKey: try! SubjectPublicKeyInfo(key), notBefore: time(from), notAfter: time(to))
         b.basicConstraints = BasicConstraints(isCertificateAuthority: ca)
         b.keyUsage = ca ? [.keyCertSign, .cRLSign] : [.digitalSignature]
         if !ca {
@@ -26,25 +34,32 @@ enum TrustFixture {
             b.subjectAlternativeNames = [.dnsName(cn)]
         }
         configure(&b)
-        let certificate = issuer.map { try! b.issued(by: $0.certificate, issuerKey: $0.key) } ?? (try! b.selfSigned(with: key))
+        let certificate =
+            issuer.map { try! b.issued(by: $0.certificate, issuerKey: $0.key) } ?? (try! b.selfSigned(with: key))
         return Node(certificate: certificate, key: key)
     }
 
-    static let root = make("Fixture Root", key: keys[0], ca: true, from: "2020-01-01T00:00:00Z", to: "2040-01-01T00:00:00Z", issuer: nil)
-    static let intermediate = make("Fixture Intermediate", key: keys[1], ca: true, from: "2021-01-01T00:00:00Z",
-                                   to: "2035-01-01T00:00:00Z", issuer: root)
-    static let leaf = make("www.example.com", key: keys[2], ca: false, from: "2024-01-01T00:00:00Z",
-                           to: "2024-12-31T00:00:00Z", issuer: intermediate)
+    static let root = make(
+        "Fixture Root", key: keys[0], ca: true, from: "2020-01-01T00:00:00Z", to: "2040-01-01T00:00:00Z", issuer: nil)
+    static let intermediate = make(
+        "Fixture Intermediate", key: keys[1], ca: true, from: "2021-01-01T00:00:00Z",
+        to: "2035-01-01T00:00:00Z", issuer: root)
+    static let leaf = make(
+        "www.example.com", key: keys[2], ca: false, from: "2024-01-01T00:00:00Z",
+        to: "2024-12-31T00:00:00Z", issuer: intermediate)
 
     static func sec(_ node: Node) -> SecCertificate {
         SecCertificateCreateWithData(nil, Data(node.certificate.derBytes) as NSData)!
     }
 
     /// A trust over leaf + intermediate with the root as the only anchor, at `date`.
-    static func trust(_ policy: SecPolicy = SecPolicyCreateSSL(true, "www.example.com" as CFString), date: Date = inside,
-                      leaf: Node = leaf) -> SecTrust {
+    static func trust(
+        _ policy: SecPolicy = SecPolicyCreateSSL(true, "www.example.com" as CFString), date: Date = inside,
+        leaf: Node = leaf
+    ) -> SecTrust {
         var trust: SecTrust?
-        #expect(SecTrustCreateWithCertificates([sec(leaf), sec(intermediate)] as NSArray, policy, &trust) == errSecSuccess)
+        #expect(
+            SecTrustCreateWithCertificates([sec(leaf), sec(intermediate)] as NSArray, policy, &trust) == errSecSuccess)
         #expect(SecTrustSetAnchorCertificates(trust!, [sec(root)] as NSArray) == errSecSuccess)
         #expect(SecTrustSetVerifyDate(trust!, date as NSDate) == errSecSuccess)
         return trust!
@@ -74,7 +89,8 @@ enum TrustFixture {
     }
 
     @Test func createWithProperties() {
-        let client = SecPolicyCreateWithProperties(kSecPolicyAppleSSL, [kSecPolicyClient: true, kSecPolicyName: "host"] as NSDictionary)
+        let client = SecPolicyCreateWithProperties(
+            kSecPolicyAppleSSL, [kSecPolicyClient: true, kSecPolicyName: "host"] as NSDictionary)
         let properties = client.flatMap { SecPolicyCopyProperties($0) as? [String: Any] }
         #expect(properties?[kSecPolicyClient as String] as? Bool == true)
         #expect(properties?[kSecPolicyName as String] as? String == "host")
@@ -91,7 +107,9 @@ enum TrustFixture {
         var trust: SecTrust?
         #expect(SecTrustCreateWithCertificates([] as NSArray, nil, &trust) == errSecParam)
         #expect(SecTrustCreateWithCertificates(["x"] as NSArray, nil, &trust) == errSecParam)
-        #expect(SecTrustCreateWithCertificates(TrustFixture.sec(TrustFixture.leaf), "policy" as NSString, &trust) == errSecParam)
+        #expect(
+            SecTrustCreateWithCertificates(TrustFixture.sec(TrustFixture.leaf), "policy" as NSString, &trust)
+                == errSecParam)
         #expect(SecTrustCreateWithCertificates(TrustFixture.sec(TrustFixture.leaf), nil, &trust) == errSecSuccess)
         var policies: CFArray?
         #expect(SecTrustCopyPolicies(trust!, &policies) == errSecSuccess)
@@ -106,7 +124,11 @@ enum TrustFixture {
         #expect(TrustFixture.result(trust) == .unspecified)
         #expect(SecTrustGetCertificateCount(trust) == 3)
         let chain = try #require(SecTrustCopyCertificateChain(trust) as? [SecCertificate])
-        #expect(chain.map { SecCertificateCopyData($0) as Data } == [TrustFixture.leaf, TrustFixture.intermediate, TrustFixture.root].map { Data($0.certificate.derBytes) })
+        #expect(
+            chain.map { SecCertificateCopyData($0) as Data }
+                == [TrustFixture.leaf, TrustFixture.intermediate, TrustFixture.root].map {
+                    Data($0.certificate.derBytes)
+                })
         #expect(SecTrustGetCertificateAtIndex(trust, 0) == TrustFixture.sec(TrustFixture.leaf))
         #expect(SecTrustGetCertificateAtIndex(trust, 5) == nil)
         #expect(SecTrustCopyKey(trust) != nil)
@@ -131,11 +153,16 @@ enum TrustFixture {
         #expect(failure.code == Int(errSecCertificateExpired))
         #expect(failure.localizedDescription == "“www.example.com” certificate is expired")
         let underlying = failure.userInfo[NSUnderlyingErrorKey] as? NSError
-        #expect(underlying?.localizedDescription.contains("Certificate 0 “www.example.com” has errors: Certificate is not temporally valid") == true)
+        #expect(
+            underlying?.localizedDescription.contains(
+                "Certificate 0 “www.example.com” has errors: Certificate is not temporally valid") == true)
         #expect(TrustFixture.result(trust) == .recoverableTrustFailure)
-        let details = try #require((SecTrustCopyResult(trust) as? [String: Any])?[kSecTrustResultDetails as String] as? [[String: Any]])
+        let details = try #require(
+            (SecTrustCopyResult(trust) as? [String: Any])?[kSecTrustResultDetails as String] as? [[String: Any]])
         #expect(details.first?["TemporalValidity"] as? Bool == false)
-        #expect((SecTrustCopyProperties(trust) as? [[String: String]])?.first?["value"] == "One or more certificates have expired or are not valid yet.")
+        #expect(
+            (SecTrustCopyProperties(trust) as? [[String: String]])?.first?["value"]
+                == "One or more certificates have expired or are not valid yet.")
 
         let oneYearBack = Calendar(identifier: .gregorian).date(byAdding: .year, value: -1, to: TrustFixture.after)!
         #expect(SecTrustSetVerifyDate(trust, oneYearBack as NSDate) == errSecSuccess)
@@ -146,7 +173,8 @@ enum TrustFixture {
     }
 
     @Test func hostnameMismatchOutranksExpiry() {
-        let trust = TrustFixture.trust(SecPolicyCreateSSL(true, "other.example.com" as CFString), date: TrustFixture.after)
+        let trust = TrustFixture.trust(
+            SecPolicyCreateSSL(true, "other.example.com" as CFString), date: TrustFixture.after)
         var error: CFError?
         #expect(!SecTrustEvaluateWithError(trust, &error))
         #expect(error?.code == Int(errSecHostNameMismatch))
@@ -156,8 +184,11 @@ enum TrustFixture {
 
     @Test func untrustedRootOutranksExpiry() {
         var trust: SecTrust?
-        _ = SecTrustCreateWithCertificates([TrustFixture.sec(TrustFixture.leaf), TrustFixture.sec(TrustFixture.intermediate),
-                                            TrustFixture.sec(TrustFixture.root)] as NSArray, SecPolicyCreateBasicX509(), &trust)
+        _ = SecTrustCreateWithCertificates(
+            [
+                TrustFixture.sec(TrustFixture.leaf), TrustFixture.sec(TrustFixture.intermediate),
+                TrustFixture.sec(TrustFixture.root),
+            ] as NSArray, SecPolicyCreateBasicX509(), &trust)
         _ = SecTrustSetVerifyDate(trust!, TrustFixture.after as NSDate)
         var error: CFError?
         #expect(!SecTrustEvaluateWithError(trust!, &error))
@@ -184,10 +215,12 @@ enum TrustFixture {
     }
 
     @Test func wrongIssuerKeyIsFatal() {
-        let impostor = TrustFixture.make("Fixture Intermediate", key: TrustFixture.keys[3], ca: true, from: "2021-01-01T00:00:00Z",
-                                         to: "2035-01-01T00:00:00Z", issuer: TrustFixture.root)
-        let forged = TrustFixture.make("www.example.com", key: TrustFixture.keys[2], ca: false, from: "2024-01-01T00:00:00Z",
-                                       to: "2024-12-31T00:00:00Z", issuer: impostor)
+        let impostor = TrustFixture.make(
+            "Fixture Intermediate", key: TrustFixture.keys[3], ca: true, from: "2021-01-01T00:00:00Z",
+            to: "2035-01-01T00:00:00Z", issuer: TrustFixture.root)
+        let forged = TrustFixture.make(
+            "www.example.com", key: TrustFixture.keys[2], ca: false, from: "2024-01-01T00:00:00Z",
+            to: "2024-12-31T00:00:00Z", issuer: impostor)
         let trust = TrustFixture.trust(leaf: forged)
         var error: CFError?
         #expect(!SecTrustEvaluateWithError(trust, &error))
@@ -207,7 +240,8 @@ enum TrustFixture {
         let trust = TrustFixture.trust(SecPolicyCreateSSL(true, "wrong.example.com" as CFString))
         #expect(!SecTrustEvaluateWithError(trust, nil))
         let exceptions = try #require(SecTrustCopyExceptions(trust))
-        let list = try #require(try PropertyListSerialization.propertyList(from: exceptions as Data, format: nil) as? [[String: Any]])
+        let list = try #require(
+            try PropertyListSerialization.propertyList(from: exceptions as Data, format: nil) as? [[String: Any]])
         #expect(list.count == 1)
         #expect(list[0]["SSLHostname"] as? Bool == false)
         #expect(list[0]["SHA1Digest"] as? Data == TrustFixture.leaf.certificate.sha1Fingerprint)
@@ -216,7 +250,8 @@ enum TrustFixture {
         #expect(SecTrustEvaluateWithError(trust, &error))
         #expect(TrustFixture.result(trust) == .proceed)
         // Exceptions made for another leaf are refused and cleared.
-        let other = TrustFixture.trust(SecPolicyCreateSSL(true, "wrong.example.com" as CFString), leaf: TrustFixture.intermediate)
+        let other = TrustFixture.trust(
+            SecPolicyCreateSSL(true, "wrong.example.com" as CFString), leaf: TrustFixture.intermediate)
         #expect(!SecTrustSetExceptions(other, exceptions))
         #expect(SecTrustSetExceptions(trust, nil))
         #expect(TrustFixture.result(trust) == .recoverableTrustFailure)
@@ -262,8 +297,11 @@ enum TrustFixture {
 
 /// A minimal CRL signed with ECDSA-SHA256 by `issuer` (RFC 5280 §5.1), built in code.
 enum TestCRL {
-    static func make(issuer: TrustFixture.Node, revoking serials: [ArraySlice<UInt8>], thisUpdate: String, nextUpdate: String) throws -> Data {
-        let algorithm: [UInt8] = [0x30, 0x0A, 0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x04, 0x03, 0x02]  // ecdsa-with-SHA256
+    static func make(
+        issuer: TrustFixture.Node, revoking serials: [ArraySlice<UInt8>], thisUpdate: String, nextUpdate: String
+    ) throws -> Data {
+        // ecdsa-with-SHA256
+        let algorithm: [UInt8] = [0x30, 0x0A, 0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x04, 0x03, 0x02]
         var tbs = DER.Serializer()
         try tbs.appendConstructedNode(identifier: .sequence) { coder in
             try coder.serialize(1)  // v2
@@ -276,13 +314,15 @@ enum TestCRL {
                     for serial in serials {
                         try coder.appendConstructedNode(identifier: .sequence) { coder in
                             coder.appendPrimitiveNode(identifier: .integer) { $0.append(contentsOf: serial) }
-                            try coder.serialize(UTCTime(secondsSinceEpoch: TrustFixture.time(thisUpdate).secondsSinceEpoch))
+                            try coder.serialize(
+                                UTCTime(secondsSinceEpoch: TrustFixture.time(thisUpdate).secondsSinceEpoch))
                         }
                     }
                 }
             }
         }
-        let signature = try issuer.key.sign(Data(tbs.serializedBytes), scheme: .ecdsaDER(digest: .sha256, inputIsDigest: false))
+        let signature = try issuer.key.sign(
+            Data(tbs.serializedBytes), scheme: .ecdsaDER(digest: .sha256, inputIsDigest: false))
         var crl = DER.Serializer()
         try crl.appendConstructedNode(identifier: .sequence) { coder in
             coder.appendRawBytes(tbs.serializedBytes)
@@ -296,14 +336,19 @@ enum TestCRL {
 @Suite struct TrustRevocationTests {
     func trust(crl: Data, flags: CFOptionFlags = kSecRevocationUseAnyAvailableMethod) -> SecTrust {
         let trust = TrustFixture.trust()
-        #expect(SecTrustSetPolicies(trust, [SecPolicyCreateSSL(true, "www.example.com" as CFString), SecPolicyCreateRevocation(flags)!] as NSArray) == errSecSuccess)
+        #expect(
+            SecTrustSetPolicies(
+                trust,
+                [SecPolicyCreateSSL(true, "www.example.com" as CFString), SecPolicyCreateRevocation(flags)!] as NSArray)
+                == errSecSuccess)
         #expect(SecTrustSetCRLs(trust, [crl as NSData] as NSArray) == errSecSuccess)
         return trust
     }
 
     @Test func revokedLeafIsFatal() throws {
-        let crl = try TestCRL.make(issuer: TrustFixture.intermediate, revoking: [TrustFixture.leaf.certificate.serialNumber],
-                                   thisUpdate: "2024-05-01T00:00:00Z", nextUpdate: "2024-07-01T00:00:00Z")
+        let crl = try TestCRL.make(
+            issuer: TrustFixture.intermediate, revoking: [TrustFixture.leaf.certificate.serialNumber],
+            thisUpdate: "2024-05-01T00:00:00Z", nextUpdate: "2024-07-01T00:00:00Z")
         let trust = trust(crl: crl)
         var error: CFError?
         #expect(!SecTrustEvaluateWithError(trust, &error))
@@ -313,8 +358,9 @@ enum TestCRL {
     }
 
     @Test func currentCRLWithoutTheLeaf() throws {
-        let crl = try TestCRL.make(issuer: TrustFixture.intermediate, revoking: [[0x01, 0x02]],
-                                   thisUpdate: "2024-05-01T00:00:00Z", nextUpdate: "2024-07-01T00:00:00Z")
+        let crl = try TestCRL.make(
+            issuer: TrustFixture.intermediate, revoking: [[0x01, 0x02]],
+            thisUpdate: "2024-05-01T00:00:00Z", nextUpdate: "2024-07-01T00:00:00Z")
         let trust = trust(crl: crl)
         #expect(SecTrustEvaluateWithError(trust, nil))
         // The intermediate has no CRL: only a required positive response makes that a failure.
@@ -325,8 +371,9 @@ enum TestCRL {
     }
 
     @Test func staleCRLIsNotIgnored() throws {
-        let crl = try TestCRL.make(issuer: TrustFixture.intermediate, revoking: [],
-                                   thisUpdate: "2024-01-01T00:00:00Z", nextUpdate: "2024-02-01T00:00:00Z")
+        let crl = try TestCRL.make(
+            issuer: TrustFixture.intermediate, revoking: [],
+            thisUpdate: "2024-01-01T00:00:00Z", nextUpdate: "2024-02-01T00:00:00Z")
         let trust = trust(crl: crl)
         var error: CFError?
         #expect(!SecTrustEvaluateWithError(trust, &error))

@@ -39,7 +39,10 @@ import Testing
         for testCase in Self.cases {
             let certificates = testCase.certificates.compactMap { SecCertificateCreateWithData(nil, $0 as NSData) }
             var trust: SecTrust?
-            #expect(SecTrustCreateWithCertificates(certificates as NSArray, SecPolicyCreateSSL(true, testCase.host as CFString), &trust) == errSecSuccess)
+            #expect(
+                SecTrustCreateWithCertificates(
+                    certificates as NSArray, SecPolicyCreateSSL(true, testCase.host as CFString), &trust)
+                    == errSecSuccess)
             let evaluated = try #require(trust)
             #expect(SecTrustSetVerifyDate(evaluated, testCase.date as NSDate) == errSecSuccess)
             var error: CFError?
@@ -48,8 +51,9 @@ import Testing
                 #expect(SecTrustGetCertificateCount(evaluated) >= 2, "\(testCase.id)")
             } else {
                 // Only an anchor missing from this distribution's store is acceptable here.
-                #expect(error?.code == Int(errSecNotTrusted) || error?.code == Int(errSecCreateChainFailed),
-                        "\(testCase.id): \(String(describing: error))")
+                #expect(
+                    error?.code == Int(errSecNotTrusted) || error?.code == Int(errSecCreateChainFailed),
+                    "\(testCase.id): \(String(describing: error))")
             }
         }
         #expect(trusted >= 1, "trusted \(trusted) of \(Self.cases.count)")  // 9 of 9 on Debian 13

@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 /// Comparisons whose running time does not depend on where the inputs differ.
 package enum ConstantTime {

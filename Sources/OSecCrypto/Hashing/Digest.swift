@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 /// One-shot message digests.
 package enum Digest {
@@ -18,7 +18,8 @@ package enum Digest {
         return try data.withBytes { (input, count) throws(CryptoError) in
             try Data.filling(capacity: algorithm.outputSize) { (out) throws(CryptoError) in
                 var length: UInt32 = 0
-                try ossl(EVP_Digest(input, count, out.assumingMemoryBound(to: UInt8.self), &length, md, nil), "EVP_Digest")
+                try ossl(
+                    EVP_Digest(input, count, out.assumingMemoryBound(to: UInt8.self), &length, md, nil), "EVP_Digest")
                 return Int(length)
             }
         }

@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 /// Owns one EVP_MD_CTX. `@unchecked Sendable` is not claimed: a context is mutable and single-owner.
 private final class DigestContextHandle {
@@ -40,9 +40,15 @@ package struct DigestContext {
     package mutating func update(_ data: Data) {
         guard !failed else { return }
         if !isKnownUniquelyReferenced(&handle) { handle = DigestContextHandle(copying: handle) }
-        guard let raw = handle.raw else { failed = true; return }
+        guard let raw = handle.raw else {
+            failed = true
+            return
+        }
         let ok = data.withUnsafeBytes { buffer in EVP_DigestUpdate(raw, buffer.baseAddress, buffer.count) == 1 }
-        if !ok { failed = true; OpenSSLErrorQueue.clear() }
+        if !ok {
+            failed = true
+            OpenSSLErrorQueue.clear()
+        }
     }
 
     /// Returns the digest of everything fed so far. The context can keep being updated afterwards
@@ -51,10 +57,12 @@ package struct DigestContext {
         guard !failed else { return Data() }
         let copy = DigestContextHandle(copying: handle)
         guard let raw = copy.raw else { return Data() }
-        return (try? Data.filling(capacity: algorithm.outputSize) { (out) throws(CryptoError) in
-            var length: UInt32 = 0
-            try ossl(EVP_DigestFinal_ex(raw, out.assumingMemoryBound(to: UInt8.self), &length), "EVP_DigestFinal_ex")
-            return Int(length)
-        }) ?? Data()
+        return
+            (try? Data.filling(capacity: algorithm.outputSize) { (out) throws(CryptoError) in
+                var length: UInt32 = 0
+                try ossl(
+                    EVP_DigestFinal_ex(raw, out.assumingMemoryBound(to: UInt8.self), &length), "EVP_DigestFinal_ex")
+                return Int(length)
+            }) ?? Data()
     }
 }

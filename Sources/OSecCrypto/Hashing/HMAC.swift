@@ -1,6 +1,6 @@
-import Foundation
 internal import COpenSSL
 internal import COpenSSLShims
+import Foundation
 
 /// Keyed-hash message authentication (RFC 2104).
 package enum HMAC {
@@ -14,7 +14,9 @@ package enum HMAC {
     }
 
     /// Like ``authenticate(_:key:data:)`` but reports OpenSSL failures.
-    package static func authenticateOrThrow(_ algorithm: DigestAlgorithm, key: Data, data: Data) throws(CryptoError) -> Data {
+    package static func authenticateOrThrow(
+        _ algorithm: DigestAlgorithm, key: Data, data: Data
+    ) throws(CryptoError) -> Data {
         let md = try algorithm.fetched()
         return try key.withBytes { (keyBytes, keyCount) throws(CryptoError) in
             try data.withBytes { (input, count) throws(CryptoError) in

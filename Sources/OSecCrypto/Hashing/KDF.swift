@@ -1,6 +1,6 @@
-import Foundation
 internal import COpenSSL
 internal import COpenSSLShims
+import Foundation
 
 /// Key derivation functions.
 package enum KDF {

@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 /// Cryptographically secure random bytes (RAND_bytes).
 package enum SecureRandom {
@@ -9,7 +9,9 @@ package enum SecureRandom {
     /// Returns `count` random bytes.
     package static func bytes(_ count: Int) throws(CryptoError) -> Data {
         guard count >= 0 else { throw CryptoError(.invalidParameter, "negative random byte count") }
-        guard count <= maximumCount else { throw CryptoError(.resourceLimit, "random byte count above \(maximumCount)") }
+        guard count <= maximumCount else {
+            throw CryptoError(.resourceLimit, "random byte count above \(maximumCount)")
+        }
         if count == 0 { return Data() }
         return try Data.filling(capacity: count) { (out) throws(CryptoError) in
             try ossl(RAND_bytes(out.assumingMemoryBound(to: UInt8.self), Int32(count)), "RAND_bytes")

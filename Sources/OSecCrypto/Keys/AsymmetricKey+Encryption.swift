@@ -1,6 +1,6 @@
-import Foundation
 internal import COpenSSL
 internal import COpenSSLShims
+import Foundation
 
 extension AsymmetricKey {
     /// RSA encryption with an empty OAEP label.
@@ -20,7 +20,9 @@ extension AsymmetricKey {
         var input = plaintext
         switch padding {
         case .none:
-            guard plaintext.count <= k else { throw CryptoError(.invalidParameter, "plaintext longer than the modulus") }
+            guard plaintext.count <= k else {
+                throw CryptoError(.invalidParameter, "plaintext longer than the modulus")
+            }
             if plaintext.count < k { input = Data(count: k - plaintext.count) + plaintext }
         case .pkcs1:
             guard plaintext.count <= k - 11 else {
@@ -38,9 +40,11 @@ extension AsymmetricKey {
         return try input.withBytes { (bytes, count) throws(CryptoError) in
             try Data.filling(capacity: k) { (out) throws(CryptoError) in
                 var written = k
-                try ossl(EVP_PKEY_encrypt(ctx.raw, out.assumingMemoryBound(to: UInt8.self), &written,
-                                          bytes.assumingMemoryBound(to: UInt8.self), count),
-                         .invalidParameter, "RSA encryption failed (input not below the modulus?)")
+                try ossl(
+                    EVP_PKEY_encrypt(
+                        ctx.raw, out.assumingMemoryBound(to: UInt8.self), &written,
+                        bytes.assumingMemoryBound(to: UInt8.self), count),
+                    .invalidParameter, "RSA encryption failed (input not below the modulus?)")
                 return written
             }
         }
@@ -61,9 +65,11 @@ extension AsymmetricKey {
         let plaintext = try ciphertext.withBytes { (bytes, count) throws(CryptoError) in
             try Data.filling(capacity: k) { (out) throws(CryptoError) in
                 var written = k
-                try ossl(EVP_PKEY_decrypt(ctx.raw, out.assumingMemoryBound(to: UInt8.self), &written,
-                                          bytes.assumingMemoryBound(to: UInt8.self), count),
-                         .decryptionFailed, "RSA decryption failed")
+                try ossl(
+                    EVP_PKEY_decrypt(
+                        ctx.raw, out.assumingMemoryBound(to: UInt8.self), &written,
+                        bytes.assumingMemoryBound(to: UInt8.self), count),
+                    .decryptionFailed, "RSA decryption failed")
                 return written
             }
         }
@@ -80,9 +86,11 @@ extension AsymmetricKey {
         return try block.withBytes { (bytes, count) throws(CryptoError) in
             try Data.filling(capacity: k) { (out) throws(CryptoError) in
                 var written = k
-                try ossl(EVP_PKEY_verify_recover(ctx.raw, out.assumingMemoryBound(to: UInt8.self), &written,
-                                                 bytes.assumingMemoryBound(to: UInt8.self), count),
-                         "EVP_PKEY_verify_recover")
+                try ossl(
+                    EVP_PKEY_verify_recover(
+                        ctx.raw, out.assumingMemoryBound(to: UInt8.self), &written,
+                        bytes.assumingMemoryBound(to: UInt8.self), count),
+                    "EVP_PKEY_verify_recover")
                 return written
             }
         }

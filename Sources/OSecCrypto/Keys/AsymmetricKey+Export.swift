@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 extension AsymmetricKey {
     /// Default PBKDF2 iteration count for ``encryptedPKCS8DER(passphrase:iterations:)``: OWASP's 2023
@@ -92,8 +92,9 @@ extension AsymmetricKey {
             try Data.filling(capacity: length) { (out) throws(CryptoError) in
                 var written = 0
                 try ossl(
-                    EVP_PKEY_get_octet_string_param(pkey, OSSL_PKEY_PARAM_PUB_KEY,
-                                                    out.assumingMemoryBound(to: UInt8.self), length, &written),
+                    EVP_PKEY_get_octet_string_param(
+                        pkey, OSSL_PKEY_PARAM_PUB_KEY,
+                        out.assumingMemoryBound(to: UInt8.self), length, &written),
                     "EVP_PKEY_get_octet_string_param")
                 guard written == length else { throw CryptoError(.internalError, "unexpected EC point encoding") }
                 return written

@@ -1,6 +1,6 @@
-import Foundation
 internal import COpenSSL
 internal import COpenSSLShims
+import Foundation
 
 /// Largest key encoding accepted (a 16384-bit RSA private key is about 9.3 KiB of DER).
 let maximumKeyEncodingSize = 64 * 1024

@@ -37,15 +37,19 @@ extension AsymmetricKey {
     }
 
     private static func decodePEM(_ text: String, passphrase: Data?) throws(CryptoError) -> (OpaquePointer, Bool) {
-        let keyLabels: Set = ["RSA PRIVATE KEY", "RSA PUBLIC KEY", "PUBLIC KEY", "PRIVATE KEY",
-                              "ENCRYPTED PRIVATE KEY", "EC PRIVATE KEY"]
+        let keyLabels: Set = [
+            "RSA PRIVATE KEY", "RSA PUBLIC KEY", "PUBLIC KEY", "PRIVATE KEY",
+            "ENCRYPTED PRIVATE KEY", "EC PRIVATE KEY",
+        ]
         guard let block = try PEMBlock.parseAll(text).first(where: { keyLabels.contains($0.label) }) else {
             throw CryptoError(.invalidKey, "no PEM key block found")
         }
         var der = block.der
         defer { der.zeroize() }
         if block.headers["Proc-Type"]?.hasPrefix("4,ENCRYPTED") == true {
-            guard let passphrase else { throw CryptoError(.authenticationFailed, "encrypted PEM key: passphrase required") }
+            guard let passphrase else {
+                throw CryptoError(.authenticationFailed, "encrypted PEM key: passphrase required")
+            }
             var plain = try LegacyPEMEncryption.decrypt(der, dekInfo: block.headers["DEK-Info"], passphrase: passphrase)
             defer { plain.zeroize() }
             do {
@@ -56,7 +60,9 @@ extension AsymmetricKey {
             }
         }
         if block.label == "ENCRYPTED PRIVATE KEY" {
-            guard let passphrase else { throw CryptoError(.authenticationFailed, "encrypted PKCS#8 key: passphrase required") }
+            guard let passphrase else {
+                throw CryptoError(.authenticationFailed, "encrypted PKCS#8 key: passphrase required")
+            }
             var plain = try EncryptedPKCS8.decrypt(der, passphrase: passphrase)
             defer { plain.zeroize() }
             return (try decodePKCS8(ArraySlice(plain)), true)
@@ -64,7 +70,9 @@ extension AsymmetricKey {
         return try decodeLabelled(block.label, try checkedBytes(der))
     }
 
-    private static func decodeLabelled(_ label: String, _ der: ArraySlice<UInt8>) throws(CryptoError) -> (OpaquePointer, Bool) {
+    private static func decodeLabelled(
+        _ label: String, _ der: ArraySlice<UInt8>
+    ) throws(CryptoError) -> (OpaquePointer, Bool) {
         switch label {
         case "RSA PRIVATE KEY": return (try decodeRSA(der, isPrivate: true), true)
         case "RSA PUBLIC KEY": return (try decodeRSA(der, isPrivate: false), false)

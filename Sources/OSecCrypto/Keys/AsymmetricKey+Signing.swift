@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 extension AsymmetricKey {
     /// Signs `input` according to `scheme` (private keys only).
@@ -12,17 +12,21 @@ extension AsymmetricKey {
         try plan.configure(ctx)
         let signature = try plan.tbs.withBytes { (tbs, count) throws(CryptoError) in
             var length = 0
-            try ossl(EVP_PKEY_sign(ctx.raw, nil, &length, tbs.assumingMemoryBound(to: UInt8.self), count), "EVP_PKEY_sign")
+            try ossl(
+                EVP_PKEY_sign(ctx.raw, nil, &length, tbs.assumingMemoryBound(to: UInt8.self), count), "EVP_PKEY_sign")
             return try Data.filling(capacity: length) { (out) throws(CryptoError) in
                 var written = length
                 try ossl(
-                    EVP_PKEY_sign(ctx.raw, out.assumingMemoryBound(to: UInt8.self), &written,
-                                  tbs.assumingMemoryBound(to: UInt8.self), count),
+                    EVP_PKEY_sign(
+                        ctx.raw, out.assumingMemoryBound(to: UInt8.self), &written,
+                        tbs.assumingMemoryBound(to: UInt8.self), count),
                     .invalidParameter, "signing failed (input too large for the key?)")
                 return written
             }
         }
-        if case .ecdsaRaw = scheme, let curve { return try ECDSASignature.derToRaw(signature, fieldSize: curve.fieldSize) }
+        if case .ecdsaRaw = scheme, let curve {
+            return try ECDSASignature.derToRaw(signature, fieldSize: curve.fieldSize)
+        }
         return signature
     }
 
@@ -39,7 +43,7 @@ extension AsymmetricKey {
             guard ECDSASignature.isStrictDER(signature) else { return false }
         case .ecdsaRaw:
             guard let curve, signature.count == 2 * curve.fieldSize,
-                  let der = ECDSASignature.rawToDER(signature, fieldSize: curve.fieldSize)
+                let der = ECDSASignature.rawToDER(signature, fieldSize: curve.fieldSize)
             else { return false }
             encoded = der
         case .ed25519:
@@ -51,8 +55,9 @@ extension AsymmetricKey {
         try plan.configure(ctx)
         let rc = try encoded.withBytes { (sig, sigCount) throws(CryptoError) in
             try plan.tbs.withBytes { (tbs, count) throws(CryptoError) in
-                EVP_PKEY_verify(ctx.raw, sig.assumingMemoryBound(to: UInt8.self), sigCount,
-                                tbs.assumingMemoryBound(to: UInt8.self), count)
+                EVP_PKEY_verify(
+                    ctx.raw, sig.assumingMemoryBound(to: UInt8.self), sigCount,
+                    tbs.assumingMemoryBound(to: UInt8.self), count)
             }
         }
         switch rc {
@@ -90,7 +95,8 @@ extension AsymmetricKey {
             if let digest { try ctx.setSignatureDigest(digest) }
             if let saltLength, let digest {
                 try ossl(EVP_PKEY_CTX_set_rsa_mgf1_md(ctx.raw, try digest.fetched()), "EVP_PKEY_CTX_set_rsa_mgf1_md")
-                try ossl(EVP_PKEY_CTX_set_rsa_pss_saltlen(ctx.raw, Int32(saltLength)), "EVP_PKEY_CTX_set_rsa_pss_saltlen")
+                try ossl(
+                    EVP_PKEY_CTX_set_rsa_pss_saltlen(ctx.raw, Int32(saltLength)), "EVP_PKEY_CTX_set_rsa_pss_saltlen")
             }
         }
     }
@@ -123,9 +129,16 @@ extension AsymmetricKey {
         case .ecdsaDER(let digest, let inputIsDigest), .ecdsaRaw(let digest, let inputIsDigest):
             guard curve != nil else { throw CryptoError(.invalidParameter, "ECDSA needs an EC key") }
             // No digest is set on the context: OpenSSL then signs the given hash, truncated to the order size.
-            if let digest { return SigningPlan(tbs: try Self.digestInput(input, digest, inputIsDigest), padding: nil, digest: nil, saltLength: nil) }
-            guard inputIsDigest else { throw CryptoError(.invalidParameter, "ECDSA over a message needs a digest algorithm") }
-            guard !input.isEmpty, input.count <= 1024 else { throw CryptoError(.invalidParameter, "ECDSA digest length out of range") }
+            if let digest {
+                return SigningPlan(
+                    tbs: try Self.digestInput(input, digest, inputIsDigest), padding: nil, digest: nil, saltLength: nil)
+            }
+            guard inputIsDigest else {
+                throw CryptoError(.invalidParameter, "ECDSA over a message needs a digest algorithm")
+            }
+            guard !input.isEmpty, input.count <= 1024 else {
+                throw CryptoError(.invalidParameter, "ECDSA digest length out of range")
+            }
             return SigningPlan(tbs: input, padding: nil, digest: nil, saltLength: nil)
         case .ed25519:
             throw CryptoError(.invalidParameter, "Ed25519 signs the message directly")  // sign/verify handle it first
@@ -136,7 +149,9 @@ extension AsymmetricKey {
         guard algorithm == .rsa else { throw CryptoError(.invalidParameter, "scheme needs an RSA key") }
     }
 
-    private static func digestInput(_ input: Data, _ digest: DigestAlgorithm, _ inputIsDigest: Bool) throws(CryptoError) -> Data {
+    private static func digestInput(
+        _ input: Data, _ digest: DigestAlgorithm, _ inputIsDigest: Bool
+    ) throws(CryptoError) -> Data {
         guard inputIsDigest else { return try Digest.hashOrThrow(digest, input) }
         guard input.count == digest.outputSize else {
             throw CryptoError(.invalidParameter, "digest must be \(digest.outputSize) bytes, got \(input.count)")

@@ -1,6 +1,6 @@
-import Foundation
 internal import COpenSSL
 internal import COpenSSLShims
+import Foundation
 
 /// An RSA or EC key pair or public key. Owns one EVP_PKEY.
 ///
@@ -24,7 +24,9 @@ package final class AsymmetricKey: @unchecked Sendable {
         if EVP_PKEY_is_a(pkey, "RSA") == 1 {
             algorithm = .rsa
             bitSize = Int(EVP_PKEY_get_bits(pkey))
-        } else if EVP_PKEY_is_a(pkey, "EC") == 1, let curve = ECCurve(shimIndex: osec_ec_curve_of(UnsafeRawPointer(pkey))) {
+        } else if EVP_PKEY_is_a(pkey, "EC") == 1,
+            let curve = ECCurve(shimIndex: osec_ec_curve_of(UnsafeRawPointer(pkey)))
+        {
             algorithm = .ec(curve)
             bitSize = curve.bits
         } else if EVP_PKEY_is_a(pkey, "ED25519") == 1 {
@@ -94,7 +96,8 @@ package final class AsymmetricKey: @unchecked Sendable {
     /// Generates an RSA key pair (≈0.3 s for 2048 bits; reuse fixtures in tests).
     package static func generateRSA(bits: Int, publicExponent: UInt32 = 65537) throws(CryptoError) -> AsymmetricKey {
         guard rsaBitRange.contains(bits) else {
-            throw CryptoError(.invalidParameter, "RSA key size must be in \(rsaBitRange.lowerBound)...\(rsaBitRange.upperBound) bits")
+            throw CryptoError(
+                .invalidParameter, "RSA key size must be in \(rsaBitRange.lowerBound)...\(rsaBitRange.upperBound) bits")
         }
         guard publicExponent >= 3, publicExponent & 1 == 1 else {
             throw CryptoError(.invalidParameter, "RSA public exponent must be odd and at least 3")

@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 /// Conversions between X9.62 DER ECDSA signatures and raw r‖s (IEEE P1363).
 enum ECDSASignature {
@@ -24,11 +24,13 @@ enum ECDSASignature {
             var cursor: UnsafePointer<UInt8>? = bytes.assumingMemoryBound(to: UInt8.self)
             let sig = try ossl(d2i_ECDSA_SIG(nil, &cursor, count), "d2i_ECDSA_SIG")
             defer { ECDSA_SIG_free(sig) }
-            guard let r = ECDSA_SIG_get0_r(sig), let s = ECDSA_SIG_get0_s(sig) else { throw CryptoError.failed("ECDSA_SIG_get0") }
+            guard let r = ECDSA_SIG_get0_r(sig), let s = ECDSA_SIG_get0_s(sig) else {
+                throw CryptoError.failed("ECDSA_SIG_get0")
+            }
             return try Data.filling(capacity: 2 * fieldSize) { (out) throws(CryptoError) in
                 let base = out.assumingMemoryBound(to: UInt8.self)
                 guard BN_bn2binpad(r, base, Int32(fieldSize)) == Int32(fieldSize),
-                      BN_bn2binpad(s, base + fieldSize, Int32(fieldSize)) == Int32(fieldSize)
+                    BN_bn2binpad(s, base + fieldSize, Int32(fieldSize)) == Int32(fieldSize)
                 else { throw CryptoError.failed("BN_bn2binpad") }
                 return 2 * fieldSize
             }
@@ -40,11 +42,19 @@ enum ECDSASignature {
         guard raw.count == 2 * fieldSize else { return nil }
         let result: Data? = raw.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                  let sig = ECDSA_SIG_new() else { return nil }
+                let sig = ECDSA_SIG_new()
+            else { return nil }
             defer { ECDSA_SIG_free(sig) }
             guard let r = BN_bin2bn(base, Int32(fieldSize), nil) else { return nil }
-            guard let s = BN_bin2bn(base + fieldSize, Int32(fieldSize), nil) else { BN_free(r); return nil }
-            guard ECDSA_SIG_set0(sig, r, s) == 1 else { BN_free(r); BN_free(s); return nil }
+            guard let s = BN_bin2bn(base + fieldSize, Int32(fieldSize), nil) else {
+                BN_free(r)
+                return nil
+            }
+            guard ECDSA_SIG_set0(sig, r, s) == 1 else {
+                BN_free(r)
+                BN_free(s)
+                return nil
+            }
             return try? AsymmetricKey.encode("i2d_ECDSA_SIG") { out in i2d_ECDSA_SIG(sig, out) }
         }
         OpenSSLErrorQueue.clear()

@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 /// Ed25519 (RFC 8032, PureEdDSA) constants and encodings (RFC 8410).
 package enum Ed25519 {
@@ -35,7 +35,9 @@ extension AsymmetricKey {
     /// The 32-byte seed of an Ed25519 private key.
     package var ed25519PrivateKeyBytes: Data {
         get throws(CryptoError) {
-            guard algorithm == .ed25519, isPrivate else { throw CryptoError(.invalidParameter, "not an Ed25519 private key") }
+            guard algorithm == .ed25519, isPrivate else {
+                throw CryptoError(.invalidParameter, "not an Ed25519 private key")
+            }
             return try rawKeyBytes(isPrivate: true)
         }
     }
@@ -44,9 +46,13 @@ extension AsymmetricKey {
         try Data.filling(capacity: Ed25519.keyLength) { (out) throws(CryptoError) in
             var length = Ed25519.keyLength
             let bytes = out.assumingMemoryBound(to: UInt8.self)
-            let rc = isPrivate ? EVP_PKEY_get_raw_private_key(raw, bytes, &length) : EVP_PKEY_get_raw_public_key(raw, bytes, &length)
+            let rc =
+                isPrivate
+                ? EVP_PKEY_get_raw_private_key(raw, bytes, &length) : EVP_PKEY_get_raw_public_key(raw, bytes, &length)
             try ossl(rc, "EVP_PKEY_get_raw_key")
-            guard length == Ed25519.keyLength else { throw CryptoError(.internalError, "unexpected Ed25519 key length") }
+            guard length == Ed25519.keyLength else {
+                throw CryptoError(.internalError, "unexpected Ed25519 key length")
+            }
             return length
         }
     }
@@ -60,8 +66,10 @@ extension AsymmetricKey {
         return try message.withBytes { (bytes, count) throws(CryptoError) in
             try Data.filling(capacity: Ed25519.signatureLength) { (out) throws(CryptoError) in
                 var length = Ed25519.signatureLength
-                try ossl(EVP_DigestSign(ctx.raw, out.assumingMemoryBound(to: UInt8.self), &length,
-                                        bytes.assumingMemoryBound(to: UInt8.self), count), "EVP_DigestSign")
+                try ossl(
+                    EVP_DigestSign(
+                        ctx.raw, out.assumingMemoryBound(to: UInt8.self), &length,
+                        bytes.assumingMemoryBound(to: UInt8.self), count), "EVP_DigestSign")
                 return length
             }
         }
@@ -75,8 +83,9 @@ extension AsymmetricKey {
         try ossl(EVP_DigestVerifyInit(ctx.raw, nil, nil, nil, raw), "EVP_DigestVerifyInit")
         let rc = signature.withUnsafeBytes { (sig: UnsafeRawBufferPointer) -> Int32 in
             message.withUnsafeBytes { (msg: UnsafeRawBufferPointer) -> Int32 in
-                EVP_DigestVerify(ctx.raw, sig.bindMemory(to: UInt8.self).baseAddress, sig.count,
-                                 msg.bindMemory(to: UInt8.self).baseAddress, msg.count)
+                EVP_DigestVerify(
+                    ctx.raw, sig.bindMemory(to: UInt8.self).baseAddress, sig.count,
+                    msg.bindMemory(to: UInt8.self).baseAddress, msg.count)
             }
         }
         switch rc {

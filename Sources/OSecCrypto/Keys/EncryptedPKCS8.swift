@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 /// Decryption of EncryptedPrivateKeyInfo (RFC 5958) through OpenSSL, after checking the KDF cost.
 enum EncryptedPKCS8 {
@@ -23,10 +23,12 @@ enum EncryptedPKCS8 {
             guard let info else {
                 let errors = OpenSSLErrorQueue.drain()
                 if errors.contains(where: { $0.contains("unsupported") || $0.contains("unknown") }) {
-                    throw CryptoError(.unsupportedAlgorithm, "encrypted PKCS#8 uses an unsupported algorithm",
-                                      openSSLErrors: errors)
+                    throw CryptoError(
+                        .unsupportedAlgorithm, "encrypted PKCS#8 uses an unsupported algorithm",
+                        openSSLErrors: errors)
                 }
-                throw CryptoError(.authenticationFailed, "wrong passphrase for encrypted PKCS#8 key", openSSLErrors: errors)
+                throw CryptoError(
+                    .authenticationFailed, "wrong passphrase for encrypted PKCS#8 key", openSSLErrors: errors)
             }
             defer { PKCS8_PRIV_KEY_INFO_free(info) }
             return try AsymmetricKey.encode("i2d_PKCS8_PRIV_KEY_INFO") { out in i2d_PKCS8_PRIV_KEY_INFO(info, out) }
@@ -49,11 +51,11 @@ enum EncryptedPKCS8 {
                 try checkIterations(try kdfParams.read(DERReader.Tag.integer))
             } else if kdfOID.content.elementsEqual(KnownOID.scrypt) {
                 guard let n = DERReader.smallInteger(try kdfParams.read(DERReader.Tag.integer)),
-                      let r = DERReader.smallInteger(try kdfParams.read(DERReader.Tag.integer)),
-                      let p = DERReader.smallInteger(try kdfParams.read(DERReader.Tag.integer)),
-                      n.multipliedReportingOverflow(by: r).overflow == false,
-                      UInt64(n * r).multipliedReportingOverflow(by: UInt64(p)).overflow == false,
-                      UInt64(n * r) * UInt64(p) <= KDF.maximumScryptWork
+                    let r = DERReader.smallInteger(try kdfParams.read(DERReader.Tag.integer)),
+                    let p = DERReader.smallInteger(try kdfParams.read(DERReader.Tag.integer)),
+                    n.multipliedReportingOverflow(by: r).overflow == false,
+                    UInt64(n * r).multipliedReportingOverflow(by: UInt64(p)).overflow == false,
+                    UInt64(n * r) * UInt64(p) <= KDF.maximumScryptWork
                 else { throw CryptoError(.resourceLimit, "scrypt parameters exceed the work limit") }
             }
         } else if params.peekTag == DERReader.Tag.octetString {

@@ -25,7 +25,7 @@ enum LegacyPEMEncryption {
         defer { key.zeroize() }
         do {
             return try SymmetricCrypto.decrypt(cipher, key: key, iv: iv, ciphertext: body)
-        } catch where error.code == .decryptionFailed || error.code == .invalidParameter {
+        } catch  where error.code == .decryptionFailed || error.code == .invalidParameter {
             throw CryptoError(.authenticationFailed, "wrong passphrase for encrypted PEM key")
         }
     }

@@ -23,13 +23,19 @@ struct PEMBlock {
             var inHeaders = true
             var closed = false
             while let next = lines.popFirst() {
-                if next == "-----END \(label)-----" { closed = true; break }
+                if next == "-----END \(label)-----" {
+                    closed = true
+                    break
+                }
                 if inHeaders, let colon = next.firstIndex(of: ":") {
                     let name = next[..<colon].trimmingCharacters(in: .whitespaces)
                     headers[name] = next[next.index(after: colon)...].trimmingCharacters(in: .whitespaces)
                     continue
                 }
-                if next.isEmpty { inHeaders = false; continue }
+                if next.isEmpty {
+                    inHeaders = false
+                    continue
+                }
                 inHeaders = false
                 body += next
             }

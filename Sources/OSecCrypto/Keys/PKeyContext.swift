@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 /// Owns one EVP_PKEY_CTX for one operation (contexts are not shareable between threads).
 final class PKeyContext {

@@ -1,6 +1,6 @@
-import Foundation
 internal import COpenSSL
 internal import COpenSSLShims
+import Foundation
 
 /// AES in Galois/Counter Mode (NIST SP 800-38D).
 package enum AESGCM {
@@ -47,13 +47,16 @@ package enum AESGCM {
     }
 
     /// Encrypts on a context already set up with key and nonce; returns ciphertext and tag.
-    static func finishSeal(_ context: CipherContext, plaintext: Data, aad: Data, tagLength: Int) throws(CryptoError) -> (ciphertext: Data, tag: Data) {
+    static func finishSeal(
+        _ context: CipherContext, plaintext: Data, aad: Data, tagLength: Int
+    ) throws(CryptoError) -> (ciphertext: Data, tag: Data) {
         try context.updateAAD(aad)
         let ciphertext = try Data.filling(capacity: plaintext.count + 16) { (out) throws(CryptoError) in
             let written = try context.update(plaintext, into: out)
             var final: Int32 = 0
-            try ossl(EVP_CipherFinal_ex(context.raw, out.advanced(by: written).assumingMemoryBound(to: UInt8.self), &final),
-                     "EVP_EncryptFinal_ex")
+            try ossl(
+                EVP_CipherFinal_ex(context.raw, out.advanced(by: written).assumingMemoryBound(to: UInt8.self), &final),
+                "EVP_EncryptFinal_ex")
             return written + Int(final)
         }
         let tag = try Data.filling(capacity: tagLength) { (out) throws(CryptoError) in
@@ -64,17 +67,23 @@ package enum AESGCM {
     }
 
     /// Checks the tag and decrypts on a context already set up with key and nonce.
-    static func finishOpen(_ context: CipherContext, ciphertext: Data, tag: Data, aad: Data) throws(CryptoError) -> Data {
+    static func finishOpen(_ context: CipherContext, ciphertext: Data, tag: Data, aad: Data) throws(CryptoError) -> Data
+    {
         try context.updateAAD(aad)
         return try Data.filling(capacity: ciphertext.count + 16) { (out) throws(CryptoError) in
             let written = try context.update(ciphertext, into: out)
             // OpenSSL copies the expected tag (it only reads through this pointer). The tag is public.
             try tag.withBytes { (tagBytes, tagCount) throws(CryptoError) in
-                try ossl(EVP_CIPHER_CTX_ctrl(context.raw, EVP_CTRL_GCM_SET_TAG, Int32(tagCount),
-                                             UnsafeMutableRawPointer(mutating: tagBytes)), "GCM set tag")
+                try ossl(
+                    EVP_CIPHER_CTX_ctrl(
+                        context.raw, EVP_CTRL_GCM_SET_TAG, Int32(tagCount),
+                        UnsafeMutableRawPointer(mutating: tagBytes)), "GCM set tag")
             }
             var final: Int32 = 0
-            guard EVP_CipherFinal_ex(context.raw, out.advanced(by: written).assumingMemoryBound(to: UInt8.self), &final) == 1 else {
+            guard
+                EVP_CipherFinal_ex(context.raw, out.advanced(by: written).assumingMemoryBound(to: UInt8.self), &final)
+                    == 1
+            else {
                 throw CryptoError.openSSL(.authenticationFailed, "GCM authentication tag mismatch")
             }
             return written + Int(final)
@@ -85,7 +94,9 @@ package enum AESGCM {
     private static func longNonce(
         encrypt: Bool, key: Data, nonce: Data, input: Data, aad: Data, tag: inout Data
     ) throws(CryptoError) -> Data {
-        guard [16, 24, 32].contains(key.count) else { throw CryptoError(.invalidParameter, "AES key must be 16, 24 or 32 bytes") }
+        guard [16, 24, 32].contains(key.count) else {
+            throw CryptoError(.invalidParameter, "AES key must be 16, 24 or 32 bytes")
+        }
         guard nonce.count <= maximumLongNonceLength else {
             throw CryptoError(.invalidParameter, "GCM nonce longer than \(maximumLongNonceLength) bytes")
         }
@@ -97,7 +108,8 @@ package enum AESGCM {
                     try aad.withBytes { (a, ac) throws(CryptoError) in
                         try input.withBytes { (i, ic) throws(CryptoError) in
                             rc = tag.withUnsafeMutableBytes { t in
-                                osec_aes_gcm_long_iv(encrypt ? 1 : 0, k, kc, n, nc, a, ac, i, ic, out, t.baseAddress, tagLength)
+                                osec_aes_gcm_long_iv(
+                                    encrypt ? 1 : 0, k, kc, n, nc, a, ac, i, ic, out, t.baseAddress, tagLength)
                             }
                         }
                     }
@@ -134,9 +146,11 @@ package enum AESGCM {
         try ossl(EVP_CIPHER_CTX_ctrl(context.raw, EVP_CTRL_GCM_SET_IVLEN, Int32(nonce.count), nil), "GCM set IV length")
         try key.withBytes { (keyBytes, _) throws(CryptoError) in
             try nonce.withBytes { (nonceBytes, _) throws(CryptoError) in
-                try ossl(EVP_CipherInit_ex2(context.raw, nil, keyBytes.assumingMemoryBound(to: UInt8.self),
-                                            nonceBytes.assumingMemoryBound(to: UInt8.self), enc, nil),
-                         "EVP_CipherInit_ex2")
+                try ossl(
+                    EVP_CipherInit_ex2(
+                        context.raw, nil, keyBytes.assumingMemoryBound(to: UInt8.self),
+                        nonceBytes.assumingMemoryBound(to: UInt8.self), enc, nil),
+                    "EVP_CipherInit_ex2")
             }
         }
         return context

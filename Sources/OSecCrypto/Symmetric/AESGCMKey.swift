@@ -1,6 +1,6 @@
-import Foundation
 internal import COpenSSL
 internal import COpenSSLShims
+import Foundation
 
 /// One AES-GCM key kept ready for many operations: the key schedule is expanded once into an encrypting and
 /// a decrypting OpenSSL context, and each operation only sets its nonce. For callers that open or seal many
@@ -30,7 +30,9 @@ package final class AESGCMKey: @unchecked Sendable {  // sendable: the contexts 
     }
 
     /// Encrypts and authenticates `plaintext` with a 12-byte `nonce` that must never repeat under this key.
-    package func seal(nonce: Data, plaintext: Data, aad: Data, tagLength: Int = 16) throws(CryptoError) -> (ciphertext: Data, tag: Data) {
+    package func seal(
+        nonce: Data, plaintext: Data, aad: Data, tagLength: Int = 16
+    ) throws(CryptoError) -> (ciphertext: Data, tag: Data) {
         guard AESGCM.tagLengths.contains(tagLength) else {
             throw CryptoError(.invalidParameter, "GCM tag length must be 12...16 bytes")
         }
@@ -43,8 +45,9 @@ package final class AESGCMKey: @unchecked Sendable {  // sendable: the contexts 
                 nonce.withUnsafeBytes { n in
                     aad.withUnsafeBytes { a in
                         plaintext.withUnsafeBytes { p in
-                            osec_aes_gcm_prepared(UnsafeMutableRawPointer(encryptor.raw), 1, n.baseAddress, n.count,
-                                                  a.baseAddress, a.count, p.baseAddress, p.count, out, t.baseAddress, t.count)
+                            osec_aes_gcm_prepared(
+                                UnsafeMutableRawPointer(encryptor.raw), 1, n.baseAddress, n.count,
+                                a.baseAddress, a.count, p.baseAddress, p.count, out, t.baseAddress, t.count)
                         }
                     }
                 }
@@ -81,8 +84,9 @@ package final class AESGCMKey: @unchecked Sendable {  // sendable: the contexts 
                     let ciphertext = nonce.map { $0 + AESGCMKey.nonceLength }
                     // OpenSSL only reads the expected tag when decrypting.
                     let tag = ciphertext.map { UnsafeMutableRawPointer(mutating: $0 + ciphertextCount) }
-                    return osec_aes_gcm_prepared(UnsafeMutableRawPointer(decryptor.raw), 0, nonce, AESGCMKey.nonceLength,
-                                                 a.baseAddress, a.count, ciphertext, ciphertextCount, out, tag, tagLength)
+                    return osec_aes_gcm_prepared(
+                        UnsafeMutableRawPointer(decryptor.raw), 0, nonce, AESGCMKey.nonceLength,
+                        a.baseAddress, a.count, ciphertext, ciphertextCount, out, tag, tagLength)
                 }
             }
             try AESGCMKey.check(rc)

@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 /// Owns one EVP_CIPHER_CTX for the duration of one operation.
 final class CipherContext {
@@ -20,8 +20,9 @@ final class CipherContext {
         return try input.withBytes { (bytes, count) throws(CryptoError) in
             var written: Int32 = 0
             try ossl(
-                EVP_CipherUpdate(raw, out.assumingMemoryBound(to: UInt8.self), &written,
-                                 bytes.assumingMemoryBound(to: UInt8.self), Int32(count)),
+                EVP_CipherUpdate(
+                    raw, out.assumingMemoryBound(to: UInt8.self), &written,
+                    bytes.assumingMemoryBound(to: UInt8.self), Int32(count)),
                 "EVP_CipherUpdate")
             return Int(written)
         }

@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 /// Block and stream cipher encryption (EVP_CIPHER_CTX).
 package enum SymmetricCrypto {
@@ -44,8 +44,9 @@ package enum SymmetricCrypto {
         try key.withBytes { (keyBytes, _) throws(CryptoError) in
             try iv.withBytes { (ivBytes, ivCount) throws(CryptoError) in
                 try ossl(
-                    EVP_CipherInit_ex2(ctx, nil, keyBytes.assumingMemoryBound(to: UInt8.self),
-                                       ivCount > 0 ? ivBytes.assumingMemoryBound(to: UInt8.self) : nil, enc, nil),
+                    EVP_CipherInit_ex2(
+                        ctx, nil, keyBytes.assumingMemoryBound(to: UInt8.self),
+                        ivCount > 0 ? ivBytes.assumingMemoryBound(to: UInt8.self) : nil, enc, nil),
                     "EVP_CipherInit_ex2")
             }
         }
@@ -53,7 +54,8 @@ package enum SymmetricCrypto {
         return try Data.filling(capacity: input.count + cipher.blockSize) { (out) throws(CryptoError) in
             let written = try context.update(input, into: out)
             var final: Int32 = 0
-            guard EVP_CipherFinal_ex(ctx, out.advanced(by: written).assumingMemoryBound(to: UInt8.self), &final) == 1 else {
+            guard EVP_CipherFinal_ex(ctx, out.advanced(by: written).assumingMemoryBound(to: UInt8.self), &final) == 1
+            else {
                 throw encrypt
                     ? CryptoError.failed("EVP_CipherFinal_ex")
                     : CryptoError.openSSL(.decryptionFailed, "bad padding or wrong key")
@@ -69,7 +71,9 @@ package enum SymmetricCrypto {
                 throw CryptoError(.invalidParameter, "RC2 effective key bits must be a multiple of 8 in 8...1024")
             }
         case .rc4(let bytes):
-            guard (1...256).contains(bytes) else { throw CryptoError(.invalidParameter, "RC4 key must be 1...256 bytes") }
+            guard (1...256).contains(bytes) else {
+                throw CryptoError(.invalidParameter, "RC4 key must be 1...256 bytes")
+            }
         default:
             break
         }

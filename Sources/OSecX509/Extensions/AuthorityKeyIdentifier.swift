@@ -39,13 +39,18 @@ package struct AuthorityKeyIdentifier: Hashable, Sendable {
         var coder = DER.Serializer()
         try coder.appendConstructedNode(identifier: .sequence) { coder in
             if let keyIdentifier {
-                coder.appendPrimitiveNode(identifier: .contextSpecific(0, constructed: false)) { $0.append(contentsOf: keyIdentifier) }
+                coder.appendPrimitiveNode(identifier: .contextSpecific(0, constructed: false)) {
+                    $0.append(contentsOf: keyIdentifier)
+                }
             }
             if let authorityCertIssuer {
-                try GeneralName.encodeList(authorityCertIssuer, identifier: .contextSpecific(1, constructed: true), into: &coder)
+                try GeneralName.encodeList(
+                    authorityCertIssuer, identifier: .contextSpecific(1, constructed: true), into: &coder)
             }
             if let authorityCertSerialNumber {
-                coder.appendPrimitiveNode(identifier: .contextSpecific(2, constructed: false)) { $0.append(contentsOf: authorityCertSerialNumber) }
+                coder.appendPrimitiveNode(identifier: .contextSpecific(2, constructed: false)) {
+                    $0.append(contentsOf: authorityCertSerialNumber)
+                }
             }
         }
         return coder.serializedBytes

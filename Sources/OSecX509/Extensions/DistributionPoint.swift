@@ -26,7 +26,8 @@ package struct DistributionPoint: Hashable, Sendable {
                 switch (id.tagNumber, field.content) {
                 case (0, .constructed(let inner)):
                     var nodes = inner.makeIterator()
-                    guard let choice = nodes.next(), nodes.next() == nil, choice.identifier.tagClass == .contextSpecific else {
+                    guard let choice = nodes.next(), nodes.next() == nil, choice.identifier.tagClass == .contextSpecific
+                    else {
                         throw X509Error(.malformed, "malformed DistributionPointName")
                     }
                     if choice.identifier.tagNumber == 0 {

@@ -23,17 +23,21 @@ package struct NameConstraints: Hashable, Sendable {
             lastTag = id.tagNumber
             var bases: [GeneralName] = []
             for subtree in subtrees {
-                bases.append(try DER.sequence(subtree) { nodes in
-                    guard let base = nodes.next() else { throw X509Error(.malformed, "GeneralSubtree without base") }
-                    let name = try GeneralName(derEncoded: base)
-                    // minimum [0] DEFAULT 0 and maximum [1]: RFC 5280 says MUST be absent; accept and check minimum.
-                    while let extra = nodes.next() {
-                        guard extra.identifier.tagClass == .contextSpecific, extra.identifier.tagNumber <= 1 else {
-                            throw X509Error(.malformed, "unexpected field in GeneralSubtree")
+                bases.append(
+                    try DER.sequence(subtree) { nodes in
+                        guard let base = nodes.next() else {
+                            throw X509Error(.malformed, "GeneralSubtree without base")
                         }
-                    }
-                    return name
-                })
+                        let name = try GeneralName(derEncoded: base)
+                        // minimum [0] DEFAULT 0 and maximum [1]: RFC 5280 says MUST be absent; accept and check
+                        // minimum.
+                        while let extra = nodes.next() {
+                            guard extra.identifier.tagClass == .contextSpecific, extra.identifier.tagNumber <= 1 else {
+                                throw X509Error(.malformed, "unexpected field in GeneralSubtree")
+                            }
+                        }
+                        return name
+                    })
             }
             guard !bases.isEmpty else { throw X509Error(.malformed, "empty GeneralSubtrees") }
             if id.tagNumber == 0 { permitted = bases } else { excluded = bases }

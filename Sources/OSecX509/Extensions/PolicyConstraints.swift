@@ -16,7 +16,9 @@ package struct PolicyConstraints: Hashable, Sendable {
         var lastTag: UInt? = nil
         for child in try Extensions.sequence(node) {
             let id = child.identifier
-            guard id.tagClass == .contextSpecific, !id.isConstructed, id.tagNumber <= 1, lastTag.map({ id.tagNumber > $0 }) ?? true else {
+            guard id.tagClass == .contextSpecific, !id.isConstructed, id.tagNumber <= 1,
+                lastTag.map({ id.tagNumber > $0 }) ?? true
+            else {
                 throw X509Error(.malformed, "unexpected field in policyConstraints")
             }
             lastTag = id.tagNumber

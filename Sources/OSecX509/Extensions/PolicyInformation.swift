@@ -14,20 +14,22 @@ package struct PolicyInformation: Hashable, Sendable {
     static func decodeList(_ node: ASN1Node) throws -> [PolicyInformation] {
         var result: [PolicyInformation] = []
         for child in try Extensions.sequence(node) {
-            result.append(try DER.sequence(child) { nodes in
-                let oid = try ASN1ObjectIdentifier(derEncoded: &nodes)
-                var qualifiers: ArraySlice<UInt8>? = nil
-                if let next = nodes.next() {
-                    guard next.identifier == .sequence, next.children?.first != nil else {
-                        throw X509Error(.malformed, "policyQualifiers must be a non-empty SEQUENCE")
+            result.append(
+                try DER.sequence(child) { nodes in
+                    let oid = try ASN1ObjectIdentifier(derEncoded: &nodes)
+                    var qualifiers: ArraySlice<UInt8>? = nil
+                    if let next = nodes.next() {
+                        guard next.identifier == .sequence, next.children?.first != nil else {
+                            throw X509Error(.malformed, "policyQualifiers must be a non-empty SEQUENCE")
+                        }
+                        qualifiers = next.encodedBytes
                     }
-                    qualifiers = next.encodedBytes
-                }
-                return PolicyInformation(policyIdentifier: oid, qualifiers: qualifiers)
-            })
+                    return PolicyInformation(policyIdentifier: oid, qualifiers: qualifiers)
+                })
         }
         guard !result.isEmpty else { throw X509Error(.malformed, "empty certificatePolicies") }
-        for (index, policy) in result.enumerated() where result[..<index].contains(where: { $0.policyIdentifier == policy.policyIdentifier }) {
+        for (index, policy) in result.enumerated()
+        where result[..<index].contains(where: { $0.policyIdentifier == policy.policyIdentifier }) {
             // RFC 5280 §4.2.1.4: a policy OID MUST NOT appear more than once.
             throw X509Error(.malformed, "duplicate policy \(policy.policyIdentifier.dotted)")
         }

@@ -8,11 +8,12 @@ package struct PolicyMapping: Hashable, Sendable {
     static func decodeList(_ node: ASN1Node) throws -> [PolicyMapping] {
         var result: [PolicyMapping] = []
         for child in try Extensions.sequence(node) {
-            result.append(try DER.sequence(child) { nodes in
-                PolicyMapping(
-                    issuerDomainPolicy: try ASN1ObjectIdentifier(derEncoded: &nodes),
-                    subjectDomainPolicy: try ASN1ObjectIdentifier(derEncoded: &nodes))
-            })
+            result.append(
+                try DER.sequence(child) { nodes in
+                    PolicyMapping(
+                        issuerDomainPolicy: try ASN1ObjectIdentifier(derEncoded: &nodes),
+                        subjectDomainPolicy: try ASN1ObjectIdentifier(derEncoded: &nodes))
+                })
         }
         guard !result.isEmpty else { throw X509Error(.malformed, "empty policyMappings") }
         return result

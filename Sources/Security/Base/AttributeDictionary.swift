@@ -72,7 +72,8 @@ struct AttributeDictionary {
                     let valueType = ObjectIdentifier(type(of: values[index]))
                     if valueType == PlainValueClasses.string || valueType == PlainValueClasses.number
                         || valueType == PlainValueClasses.boolean || valueType == PlainValueClasses.keychain
-                        || valueType == PlainValueClasses.data || valueType == PlainValueClasses.bridgedData {
+                        || valueType == PlainValueClasses.data || valueType == PlainValueClasses.bridgedData
+                    {
                         // NSData is kept as NSData: `dataValue` copies it in bulk, where Foundation's own
                         // unboxing to `Data` copies byte by byte on Linux.
                         continue

@@ -3,7 +3,6 @@ import Foundation
 // Apple's kSec constants with their raw string values (Security/SecItem.h, SecItemConstants.c).
 // They are NSString (CFString) values; immutable, so sharing them across threads is safe.
 
-
 // MARK: Item class
 nonisolated(unsafe) public let kSecClass: CFString = "class"
 nonisolated(unsafe) public let kSecClassGenericPassword: CFString = "genp"

@@ -117,7 +117,8 @@ public enum OpenSecurityCertificates {
         try facade {
             let name = try makeName(subject)
             let list = try makeBuilderExtensions(extensions, subject: name)
-            let request = try CertificateSigningRequest.create(subject: name, extensions: list, privateKey: privateKey.key)
+            let request = try CertificateSigningRequest.create(
+                subject: name, extensions: list, privateKey: privateKey.key)
             return (Data(request.derBytes), request.pemString)
         }
     }
@@ -154,7 +155,8 @@ public enum OpenSecurityCertificates {
                 subject: makeName(subject), publicKey: SubjectPublicKeyInfo(publicKey.key), notBefore: notBefore,
                 notAfter: notAfter, serialNumber: serialNumber)
             try apply(extensions, to: &builder)
-            return SecCertificate(try builder.issued(by: issuerCertificate.certificate, issuerKey: issuerPrivateKey.key))
+            return SecCertificate(
+                try builder.issued(by: issuerCertificate.certificate, issuerKey: issuerPrivateKey.key))
         }
     }
 
@@ -164,7 +166,8 @@ public enum OpenSecurityCertificates {
         serialNumber: Data? = nil, extensions: Extensions = Extensions()
     ) throws -> SecCertificate {
         try issueCertificate(
-            subject: subject, publicKey: publicKey, issuerCertificate: issuer.certificate, issuerPrivateKey: issuer.privateKey,
+            subject: subject, publicKey: publicKey, issuerCertificate: issuer.certificate,
+            issuerPrivateKey: issuer.privateKey,
             notBefore: notBefore, notAfter: notAfter, serialNumber: serialNumber, extensions: extensions)
     }
 
@@ -201,7 +204,8 @@ public enum OpenSecurityCertificates {
                 builder.additionalExtensions = []
                 try apply(extensions, to: &builder)
             }
-            return SecCertificate(try builder.issued(by: issuerCertificate.certificate, issuerKey: issuerPrivateKey.key))
+            return SecCertificate(
+                try builder.issued(by: issuerCertificate.certificate, issuerKey: issuerPrivateKey.key))
         }
     }
 
@@ -295,7 +299,8 @@ public enum OpenSecurityCertificates {
     }
 
     static func makeBuilder(
-        subject: DistinguishedName, publicKey: SubjectPublicKeyInfo, notBefore: Date, notAfter: Date, serialNumber: Data?
+        subject: DistinguishedName, publicKey: SubjectPublicKeyInfo, notBefore: Date, notAfter: Date,
+        serialNumber: Data?
     ) throws -> CertificateBuilder {
         guard notBefore <= notAfter else { throw SecError.param("notBefore is after notAfter") }
         return try CertificateBuilder(
@@ -305,16 +310,21 @@ public enum OpenSecurityCertificates {
 
     static func apply(_ extensions: Extensions, to builder: inout CertificateBuilder) throws {
         if let ca = extensions.isCertificateAuthority {
-            builder.basicConstraints = BasicConstraints(isCertificateAuthority: ca, pathLengthConstraint: extensions.pathLengthConstraint)
+            builder.basicConstraints = BasicConstraints(
+                isCertificateAuthority: ca, pathLengthConstraint: extensions.pathLengthConstraint)
         }
         if let usage = extensions.keyUsage { builder.keyUsage = OSecX509.KeyUsage(rawValue: usage.rawValue) }
         if let eku = extensions.extendedKeyUsage {
             builder.extendedKeyUsage = try eku.map { oid in
-                guard let parsed = try? ASN1ObjectIdentifier(dotted: oid) else { throw SecError.param("invalid OID \(oid)") }
+                guard let parsed = try? ASN1ObjectIdentifier(dotted: oid) else {
+                    throw SecError.param("invalid OID \(oid)")
+                }
                 return parsed
             }
         }
-        if let names = extensions.alternativeNames { builder.subjectAlternativeNames = try names.map { try generalName($0) } }
+        if let names = extensions.alternativeNames {
+            builder.subjectAlternativeNames = try names.map { try generalName($0) }
+        }
         if extensions.permittedSubtrees != nil || extensions.excludedSubtrees != nil {
             builder.nameConstraints = NameConstraints(
                 permittedSubtrees: try extensions.permittedSubtrees?.map { try generalName($0, constraint: true) },
@@ -323,9 +333,12 @@ public enum OpenSecurityCertificates {
     }
 
     /// The typed extensions as a raw list for a CSR's extensionRequest (no SKI/AKI).
-    static func makeBuilderExtensions(_ extensions: Extensions, subject: DistinguishedName) throws -> [OSecX509.Extension] {
+    static func makeBuilderExtensions(
+        _ extensions: Extensions, subject: DistinguishedName
+    ) throws -> [OSecX509.Extension] {
         var builder = try CertificateBuilder(
-            subject: subject, publicKey: SubjectPublicKeyInfo(derEncoded: emptySPKI), notBefore: X509Time(secondsSinceEpoch: 0),
+            subject: subject, publicKey: SubjectPublicKeyInfo(derEncoded: emptySPKI),
+            notBefore: X509Time(secondsSinceEpoch: 0),
             notAfter: X509Time(secondsSinceEpoch: 0), serialNumber: [1])
         builder.includesSubjectKeyIdentifier = false
         builder.includesAuthorityKeyIdentifier = false
@@ -334,7 +347,9 @@ public enum OpenSecurityCertificates {
     }
 
     /// A syntactically valid placeholder SPKI (only used to reuse the builder's extension encoder).
-    private static let emptySPKI: [UInt8] = [0x30, 0x0B, 0x30, 0x06, 0x06, 0x04, 0x2B, 0x06, 0x01, 0x01, 0x03, 0x01, 0x00]
+    private static let emptySPKI: [UInt8] = [
+        0x30, 0x0B, 0x30, 0x06, 0x06, 0x04, 0x2B, 0x06, 0x01, 0x01, 0x03, 0x01, 0x00,
+    ]
 
     static func parseRequest(_ data: Data) throws -> CertificateSigningRequest {
         let bytes = [UInt8](data)

@@ -31,7 +31,9 @@ public final class SecCertificate: NSObject, @unchecked Sendable {
     public override var description: String {
         let subject = SecCertificateSummary.summary(of: certificate) ?? ""
         let issuer = SecCertificateSummary.nameSummary(certificate.issuer).summary ?? ""
-        return "<cert(\(String(UInt(bitPattern: ObjectIdentifier(self).hashValue), radix: 16))) s: \(subject) i: \(issuer)>"
+        return
+            "<cert(\(String(UInt(bitPattern: ObjectIdentifier(self).hashValue), radix: 16))) s: \(subject) i: "
+            + "\(issuer)>"
     }
 }
 
@@ -61,7 +63,9 @@ public func SecCertificateCopySubjectSummary(_ certificate: SecCertificate) -> C
 }
 
 /// The last common name of the subject. No common name → `errSecInternal` (-26276), as on Apple platforms.
-public func SecCertificateCopyCommonName(_ certificate: SecCertificate, _ commonName: UnsafeMutablePointer<CFString?>) -> OSStatus {
+public func SecCertificateCopyCommonName(
+    _ certificate: SecCertificate, _ commonName: UnsafeMutablePointer<CFString?>
+) -> OSStatus {
     guard let last = certificate.certificate.subject.commonNames.last else {
         commonName.pointee = nil
         return errSecInternal
@@ -71,17 +75,23 @@ public func SecCertificateCopyCommonName(_ certificate: SecCertificate, _ common
 }
 
 /// The email addresses: subjectAltName rfc822Names, then subject `emailAddress` values (empty array if none).
-public func SecCertificateCopyEmailAddresses(_ certificate: SecCertificate, _ emailAddresses: UnsafeMutablePointer<CFArray?>) -> OSStatus {
-    emailAddresses.pointee = SecCertificateSummary.emailAddresses(certificate.certificate).map { NSString(string: $0) } as NSArray
+public func SecCertificateCopyEmailAddresses(
+    _ certificate: SecCertificate, _ emailAddresses: UnsafeMutablePointer<CFArray?>
+) -> OSStatus {
+    emailAddresses.pointee =
+        SecCertificateSummary.emailAddresses(certificate.certificate).map { NSString(string: $0) } as NSArray
     return errSecSuccess
 }
 
 /// The serial number INTEGER content octets as encoded (a leading 0x00 is kept).
-public func SecCertificateCopySerialNumberData(_ certificate: SecCertificate, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
+public func SecCertificateCopySerialNumberData(
+    _ certificate: SecCertificate, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> CFData? {
     Data(certificate.certificate.serialNumber) as NSData
 }
 
-/// The issuer Name, normalized as Apple does (PrintableString values upper-cased and blank-collapsed), as a DER SEQUENCE.
+/// The issuer Name, normalized as Apple does (PrintableString values upper-cased and blank-collapsed), as a DER
+/// SEQUENCE.
 public func SecCertificateCopyNormalizedIssuerSequence(_ certificate: SecCertificate) -> CFData? {
     Data(certificate.certificate.issuer.normalizedDERBytes) as NSData
 }

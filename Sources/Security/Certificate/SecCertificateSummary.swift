@@ -6,7 +6,11 @@ import OSecX509
 enum SecCertificateSummary {
     /// Apple's ranking: none < any other printable attribute < O < OU < CN.
     enum Rank: Int, Comparable {
-        case none = 0, printable, organization, organizationalUnit, commonName
+        case none = 0
+        case printable
+        case organization
+        case organizationalUnit
+        case commonName
         static func < (lhs: Rank, rhs: Rank) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
@@ -86,7 +90,9 @@ enum SecCertificateSummary {
             if label.isEmpty { return index == labels.count - 1 && labels.count > 2 }  // trailing dot
             if label == "*" && index == 0 { continue }
             guard label.count <= 63, label.first != "-", label.last != "-",
-                label.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") })
+                label.unicodeScalars.allSatisfy({
+                    $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
+                })
             else { return false }
         }
         return true

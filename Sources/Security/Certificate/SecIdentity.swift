@@ -30,13 +30,17 @@ public final class SecIdentity: NSObject, @unchecked Sendable {
 }
 
 /// The identity's certificate.
-public func SecIdentityCopyCertificate(_ identityRef: SecIdentity, _ certificateRef: UnsafeMutablePointer<SecCertificate?>) -> OSStatus {
+public func SecIdentityCopyCertificate(
+    _ identityRef: SecIdentity, _ certificateRef: UnsafeMutablePointer<SecCertificate?>
+) -> OSStatus {
     certificateRef.pointee = identityRef.certificate
     return errSecSuccess
 }
 
 /// The identity's private key.
-public func SecIdentityCopyPrivateKey(_ identityRef: SecIdentity, _ privateKeyRef: UnsafeMutablePointer<SecKey?>) -> OSStatus {
+public func SecIdentityCopyPrivateKey(
+    _ identityRef: SecIdentity, _ privateKeyRef: UnsafeMutablePointer<SecKey?>
+) -> OSStatus {
     privateKeyRef.pointee = identityRef.privateKey
     return errSecSuccess
 }

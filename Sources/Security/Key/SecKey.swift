@@ -75,7 +75,9 @@ public final class SecKey: NSObject, @unchecked Sendable {
         case .rsa:
             return "<SecKeyRef algorithm id: 1, key type: RSA\(kind)Key, version: 4, block size: \(key.bitSize) bits>"
         case .ec(let curve):
-            return "<SecKeyRef curve type: kSecECCurveSecp\(curve.bits)r1, algorithm id: 3, key type: EC\(kind)Key, version: 4, block size: \(key.bitSize) bits>"
+            return
+                "<SecKeyRef curve type: kSecECCurveSecp\(curve.bits)r1, algorithm id: 3, key type: EC\(kind)Key, "
+                + "version: 4, block size: \(key.bitSize) bits>"
         case .ed25519:
             return "<SecKeyRef key type: Ed25519\(kind)Key, block size: 256 bits>"
         }

@@ -52,26 +52,58 @@ struct SecKeyAlgorithmSpec: Sendable {
             specs.append(SecKeyAlgorithmSpec(algorithm: alg, family: family, kind: kind, requiredInputLength: length))
         }
         let hashes: [(DigestAlgorithm, SecKeyAlgorithm, SecKeyAlgorithm, SecKeyAlgorithm, SecKeyAlgorithm)] = [
-            (.sha1, .rsaSignatureDigestPKCS1v15SHA1, .rsaSignatureMessagePKCS1v15SHA1, .rsaSignatureDigestPSSSHA1, .rsaSignatureMessagePSSSHA1),
-            (.sha224, .rsaSignatureDigestPKCS1v15SHA224, .rsaSignatureMessagePKCS1v15SHA224, .rsaSignatureDigestPSSSHA224, .rsaSignatureMessagePSSSHA224),
-            (.sha256, .rsaSignatureDigestPKCS1v15SHA256, .rsaSignatureMessagePKCS1v15SHA256, .rsaSignatureDigestPSSSHA256, .rsaSignatureMessagePSSSHA256),
-            (.sha384, .rsaSignatureDigestPKCS1v15SHA384, .rsaSignatureMessagePKCS1v15SHA384, .rsaSignatureDigestPSSSHA384, .rsaSignatureMessagePSSSHA384),
-            (.sha512, .rsaSignatureDigestPKCS1v15SHA512, .rsaSignatureMessagePKCS1v15SHA512, .rsaSignatureDigestPSSSHA512, .rsaSignatureMessagePSSSHA512),
+            (
+                .sha1, .rsaSignatureDigestPKCS1v15SHA1, .rsaSignatureMessagePKCS1v15SHA1, .rsaSignatureDigestPSSSHA1,
+                .rsaSignatureMessagePSSSHA1
+            ),
+            (
+                .sha224, .rsaSignatureDigestPKCS1v15SHA224, .rsaSignatureMessagePKCS1v15SHA224,
+                .rsaSignatureDigestPSSSHA224, .rsaSignatureMessagePSSSHA224
+            ),
+            (
+                .sha256, .rsaSignatureDigestPKCS1v15SHA256, .rsaSignatureMessagePKCS1v15SHA256,
+                .rsaSignatureDigestPSSSHA256, .rsaSignatureMessagePSSSHA256
+            ),
+            (
+                .sha384, .rsaSignatureDigestPKCS1v15SHA384, .rsaSignatureMessagePKCS1v15SHA384,
+                .rsaSignatureDigestPSSSHA384, .rsaSignatureMessagePSSSHA384
+            ),
+            (
+                .sha512, .rsaSignatureDigestPKCS1v15SHA512, .rsaSignatureMessagePKCS1v15SHA512,
+                .rsaSignatureDigestPSSSHA512, .rsaSignatureMessagePSSSHA512
+            ),
         ]
         add(.rsaSignatureRaw, .rsa, .signature(.rsaRaw))
         add(.rsaSignatureDigestPKCS1v15Raw, .rsa, .signature(.rsaPKCS1v15Raw))
         for (h, digestPKCS1, messagePKCS1, digestPSS, messagePSS) in hashes {
             add(digestPKCS1, .rsa, .signature(.rsaPKCS1v15(digest: h, inputIsDigest: true)), length: h.outputSize)
             add(messagePKCS1, .rsa, .signature(.rsaPKCS1v15(digest: h, inputIsDigest: false)))
-            add(digestPSS, .rsa, .signature(.rsaPSS(digest: h, saltLength: h.outputSize, inputIsDigest: true)), length: h.outputSize)
+            add(
+                digestPSS, .rsa, .signature(.rsaPSS(digest: h, saltLength: h.outputSize, inputIsDigest: true)),
+                length: h.outputSize)
             add(messagePSS, .rsa, .signature(.rsaPSS(digest: h, saltLength: h.outputSize, inputIsDigest: false)))
         }
         let ecdsa: [(DigestAlgorithm, SecKeyAlgorithm, SecKeyAlgorithm, SecKeyAlgorithm, SecKeyAlgorithm)] = [
-            (.sha1, .ecdsaSignatureDigestX962SHA1, .ecdsaSignatureMessageX962SHA1, .ecdsaSignatureDigestRFC4754SHA1, .ecdsaSignatureMessageRFC4754SHA1),
-            (.sha224, .ecdsaSignatureDigestX962SHA224, .ecdsaSignatureMessageX962SHA224, .ecdsaSignatureDigestRFC4754SHA224, .ecdsaSignatureMessageRFC4754SHA224),
-            (.sha256, .ecdsaSignatureDigestX962SHA256, .ecdsaSignatureMessageX962SHA256, .ecdsaSignatureDigestRFC4754SHA256, .ecdsaSignatureMessageRFC4754SHA256),
-            (.sha384, .ecdsaSignatureDigestX962SHA384, .ecdsaSignatureMessageX962SHA384, .ecdsaSignatureDigestRFC4754SHA384, .ecdsaSignatureMessageRFC4754SHA384),
-            (.sha512, .ecdsaSignatureDigestX962SHA512, .ecdsaSignatureMessageX962SHA512, .ecdsaSignatureDigestRFC4754SHA512, .ecdsaSignatureMessageRFC4754SHA512),
+            (
+                .sha1, .ecdsaSignatureDigestX962SHA1, .ecdsaSignatureMessageX962SHA1, .ecdsaSignatureDigestRFC4754SHA1,
+                .ecdsaSignatureMessageRFC4754SHA1
+            ),
+            (
+                .sha224, .ecdsaSignatureDigestX962SHA224, .ecdsaSignatureMessageX962SHA224,
+                .ecdsaSignatureDigestRFC4754SHA224, .ecdsaSignatureMessageRFC4754SHA224
+            ),
+            (
+                .sha256, .ecdsaSignatureDigestX962SHA256, .ecdsaSignatureMessageX962SHA256,
+                .ecdsaSignatureDigestRFC4754SHA256, .ecdsaSignatureMessageRFC4754SHA256
+            ),
+            (
+                .sha384, .ecdsaSignatureDigestX962SHA384, .ecdsaSignatureMessageX962SHA384,
+                .ecdsaSignatureDigestRFC4754SHA384, .ecdsaSignatureMessageRFC4754SHA384
+            ),
+            (
+                .sha512, .ecdsaSignatureDigestX962SHA512, .ecdsaSignatureMessageX962SHA512,
+                .ecdsaSignatureDigestRFC4754SHA512, .ecdsaSignatureMessageRFC4754SHA512
+            ),
         ]
         add(.ecdsaSignatureDigestX962, .ec, .signature(.ecdsaDER(digest: nil, inputIsDigest: true)))
         add(.ecdsaSignatureRFC4754, .ec, .signature(.ecdsaRaw(digest: nil, inputIsDigest: true)))
@@ -98,11 +130,26 @@ struct SecKeyAlgorithmSpec: Sendable {
         add(.ecdhKeyExchangeStandard, .ec, .keyExchange(kdf: nil))
         add(.ecdhKeyExchangeCofactor, .ec, .keyExchange(kdf: nil))
         let ecdh: [(DigestAlgorithm, SecKeyAlgorithm, SecKeyAlgorithm, SecKeyAlgorithm, SecKeyAlgorithm)] = [
-            (.sha1, .ecdhKeyExchangeStandardX963SHA1, .ecdhKeyExchangeCofactorX963SHA1, .eciesEncryptionStandardX963SHA1AESGCM, .eciesEncryptionCofactorX963SHA1AESGCM),
-            (.sha224, .ecdhKeyExchangeStandardX963SHA224, .ecdhKeyExchangeCofactorX963SHA224, .eciesEncryptionStandardX963SHA224AESGCM, .eciesEncryptionCofactorX963SHA224AESGCM),
-            (.sha256, .ecdhKeyExchangeStandardX963SHA256, .ecdhKeyExchangeCofactorX963SHA256, .eciesEncryptionStandardX963SHA256AESGCM, .eciesEncryptionCofactorX963SHA256AESGCM),
-            (.sha384, .ecdhKeyExchangeStandardX963SHA384, .ecdhKeyExchangeCofactorX963SHA384, .eciesEncryptionStandardX963SHA384AESGCM, .eciesEncryptionCofactorX963SHA384AESGCM),
-            (.sha512, .ecdhKeyExchangeStandardX963SHA512, .ecdhKeyExchangeCofactorX963SHA512, .eciesEncryptionStandardX963SHA512AESGCM, .eciesEncryptionCofactorX963SHA512AESGCM),
+            (
+                .sha1, .ecdhKeyExchangeStandardX963SHA1, .ecdhKeyExchangeCofactorX963SHA1,
+                .eciesEncryptionStandardX963SHA1AESGCM, .eciesEncryptionCofactorX963SHA1AESGCM
+            ),
+            (
+                .sha224, .ecdhKeyExchangeStandardX963SHA224, .ecdhKeyExchangeCofactorX963SHA224,
+                .eciesEncryptionStandardX963SHA224AESGCM, .eciesEncryptionCofactorX963SHA224AESGCM
+            ),
+            (
+                .sha256, .ecdhKeyExchangeStandardX963SHA256, .ecdhKeyExchangeCofactorX963SHA256,
+                .eciesEncryptionStandardX963SHA256AESGCM, .eciesEncryptionCofactorX963SHA256AESGCM
+            ),
+            (
+                .sha384, .ecdhKeyExchangeStandardX963SHA384, .ecdhKeyExchangeCofactorX963SHA384,
+                .eciesEncryptionStandardX963SHA384AESGCM, .eciesEncryptionCofactorX963SHA384AESGCM
+            ),
+            (
+                .sha512, .ecdhKeyExchangeStandardX963SHA512, .ecdhKeyExchangeCofactorX963SHA512,
+                .eciesEncryptionStandardX963SHA512AESGCM, .eciesEncryptionCofactorX963SHA512AESGCM
+            ),
         ]
         // NIST curves have cofactor 1, so cofactor ECDH gives the same secret as standard ECDH.
         for (h, standard, cofactor, eciesStandard, eciesCofactor) in ecdh {
@@ -112,10 +159,22 @@ struct SecKeyAlgorithmSpec: Sendable {
             add(eciesCofactor, .ec, .ecies(kdf: h, variableIV: false))
         }
         let variableIV: [(DigestAlgorithm, SecKeyAlgorithm, SecKeyAlgorithm)] = [
-            (.sha224, .eciesEncryptionStandardVariableIVX963SHA224AESGCM, .eciesEncryptionCofactorVariableIVX963SHA224AESGCM),
-            (.sha256, .eciesEncryptionStandardVariableIVX963SHA256AESGCM, .eciesEncryptionCofactorVariableIVX963SHA256AESGCM),
-            (.sha384, .eciesEncryptionStandardVariableIVX963SHA384AESGCM, .eciesEncryptionCofactorVariableIVX963SHA384AESGCM),
-            (.sha512, .eciesEncryptionStandardVariableIVX963SHA512AESGCM, .eciesEncryptionCofactorVariableIVX963SHA512AESGCM),
+            (
+                .sha224, .eciesEncryptionStandardVariableIVX963SHA224AESGCM,
+                .eciesEncryptionCofactorVariableIVX963SHA224AESGCM
+            ),
+            (
+                .sha256, .eciesEncryptionStandardVariableIVX963SHA256AESGCM,
+                .eciesEncryptionCofactorVariableIVX963SHA256AESGCM
+            ),
+            (
+                .sha384, .eciesEncryptionStandardVariableIVX963SHA384AESGCM,
+                .eciesEncryptionCofactorVariableIVX963SHA384AESGCM
+            ),
+            (
+                .sha512, .eciesEncryptionStandardVariableIVX963SHA512AESGCM,
+                .eciesEncryptionCofactorVariableIVX963SHA512AESGCM
+            ),
         ]
         for (h, standard, cofactor) in variableIV {
             add(standard, .ec, .ecies(kdf: h, variableIV: true))

@@ -27,7 +27,8 @@ enum SecKeyGeneration {
             switch type {
             case .rsa:
                 guard rsaBitRange.contains(bits) else {
-                    throw SecError.param("Unsupported RSA key size: \(bits) bits (\(rsaBitRange.lowerBound)…\(rsaBitRange.upperBound))")
+                    throw SecError.param(
+                        "Unsupported RSA key size: \(bits) bits (\(rsaBitRange.lowerBound)…\(rsaBitRange.upperBound))")
                 }
                 key = try AsymmetricKey.generateRSA(bits: bits)
             case .ec:
@@ -64,7 +65,9 @@ enum SecKeyGeneration {
             case (.rsa, false):
                 if let key = try? AsymmetricKey(rsaPublicKeyPKCS1: data) { return SecKey(key) }
                 let key = try AsymmetricKey(subjectPublicKeyInfo: data)
-                guard case .rsa = key.algorithm else { throw SecError.param("RSA public key creation from data failed") }
+                guard case .rsa = key.algorithm else {
+                    throw SecError.param("RSA public key creation from data failed")
+                }
                 return SecKey(key)
             case (.ec, true):
                 return SecKey(try AsymmetricKey(ecPrivateKeyX963: data))

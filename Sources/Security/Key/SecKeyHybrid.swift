@@ -17,13 +17,17 @@ enum SecKeyHybrid {
 
     private static func eciesKeyLength(_ key: SecKey) -> Int { key.key.bitSize > 256 ? 32 : 16 }
 
-    static func eciesEncrypt(_ recipient: SecKey, _ plaintext: Data, kdf: DigestAlgorithm, variableIV: Bool) throws -> Data {
+    static func eciesEncrypt(
+        _ recipient: SecKey, _ plaintext: Data, kdf: DigestAlgorithm, variableIV: Bool
+    ) throws -> Data {
         guard case .ec(let curve) = recipient.key.algorithm else { throw SecError.param("ECIES needs an EC key") }
         do {
             let ephemeral = try AsymmetricKey.generateEC(curve)
             let ephemeralPublic = try ephemeral.publicKey.x963Representation
             let secret = try ephemeral.deriveSharedSecret(with: recipient.key)
-            let (key, iv) = try eciesKeyAndIV(secret: secret, sharedInfo: ephemeralPublic, keyLength: eciesKeyLength(recipient), kdf: kdf, variableIV: variableIV)
+            let (key, iv) = try eciesKeyAndIV(
+                secret: secret, sharedInfo: ephemeralPublic, keyLength: eciesKeyLength(recipient), kdf: kdf,
+                variableIV: variableIV)
             let sealed = try AESGCM.seal(key: key, nonce: iv, plaintext: plaintext)
             return ephemeralPublic + sealed.ciphertext + sealed.tag
         } catch let error as SecError {
@@ -33,7 +37,9 @@ enum SecKeyHybrid {
         }
     }
 
-    static func eciesDecrypt(_ recipient: SecKey, _ message: Data, kdf: DigestAlgorithm, variableIV: Bool) throws -> Data {
+    static func eciesDecrypt(
+        _ recipient: SecKey, _ message: Data, kdf: DigestAlgorithm, variableIV: Bool
+    ) throws -> Data {
         guard case .ec(let curve) = recipient.key.algorithm else { throw SecError.param("ECIES needs an EC key") }
         let pointLength = 1 + 2 * curve.fieldSize
         guard message.count >= pointLength + tagLength else { throw SecError.param("ECIES ciphertext is too short") }
@@ -45,16 +51,21 @@ enum SecKeyHybrid {
         do {
             let ephemeral = try AsymmetricKey(ecPublicKeyX963: Data(ephemeralPublic), curve: curve)
             let secret = try recipient.key.deriveSharedSecret(with: ephemeral)
-            let (key, iv) = try eciesKeyAndIV(secret: secret, sharedInfo: Data(ephemeralPublic), keyLength: eciesKeyLength(recipient), kdf: kdf, variableIV: variableIV)
+            let (key, iv) = try eciesKeyAndIV(
+                secret: secret, sharedInfo: Data(ephemeralPublic), keyLength: eciesKeyLength(recipient), kdf: kdf,
+                variableIV: variableIV)
             return try AESGCM.open(key: key, nonce: iv, ciphertext: Data(ciphertext), tag: Data(tag))
         } catch {
             throw SecError.param("ECIES decryption failed")
         }
     }
 
-    private static func eciesKeyAndIV(secret: Data, sharedInfo: Data, keyLength: Int, kdf: DigestAlgorithm, variableIV: Bool) throws -> (Data, Data) {
+    private static func eciesKeyAndIV(
+        secret: Data, sharedInfo: Data, keyLength: Int, kdf: DigestAlgorithm, variableIV: Bool
+    ) throws -> (Data, Data) {
         if variableIV {
-            let material = try KDF.x963(sharedSecret: secret, sharedInfo: sharedInfo, keyLength: keyLength + ivLength, digest: kdf)
+            let material = try KDF.x963(
+                sharedSecret: secret, sharedInfo: sharedInfo, keyLength: keyLength + ivLength, digest: kdf)
             return (Data(material.prefix(keyLength)), Data(material.suffix(ivLength)))
         }
         let key = try KDF.x963(sharedSecret: secret, sharedInfo: sharedInfo, keyLength: keyLength, digest: kdf)
@@ -84,7 +95,9 @@ enum SecKeyHybrid {
             let sessionKey = try key.key.decrypt(Data(bytes.prefix(k)), padding: .oaep(oaep))
             guard sessionKey.count == rsaSessionKeyLength(key) else { throw SecError.param("bad session key") }
             let aad = try key.key.publicKey.rsaPKCS1DER
-            return try AESGCM.open(key: sessionKey, nonce: Data(count: ivLength), ciphertext: Data(body.dropLast(tagLength)), tag: Data(body.suffix(tagLength)), aad: aad)
+            return try AESGCM.open(
+                key: sessionKey, nonce: Data(count: ivLength), ciphertext: Data(body.dropLast(tagLength)),
+                tag: Data(body.suffix(tagLength)), aad: aad)
         } catch {
             throw SecError.param("RSA-AES-GCM decryption failed")
         }

@@ -5,7 +5,8 @@ import Foundation
 // one place above the wrapper layers that touches pointers, and only to honour Apple's signatures.
 
 /// Which algorithm Apple's legacy padding selects for an operation (iOS semantics, see the reference §5.2).
-private func legacyAlgorithm(_ key: SecKey, _ padding: SecPadding, signing: Bool, inputLength: Int) -> SecKeyAlgorithm? {
+private func legacyAlgorithm(_ key: SecKey, _ padding: SecPadding, signing: Bool, inputLength: Int) -> SecKeyAlgorithm?
+{
     if key.isEC {
         guard signing else { return nil }
         if padding == .sigRaw { return .ecdsaSignatureDigestRFC4754 }
@@ -38,7 +39,9 @@ private func legacyAlgorithm(_ key: SecKey, _ padding: SecPadding, signing: Bool
     }
 }
 
-private func copyOut(_ bytes: Data, _ out: UnsafeMutablePointer<UInt8>, _ outLength: UnsafeMutablePointer<Int>) -> OSStatus {
+private func copyOut(
+    _ bytes: Data, _ out: UnsafeMutablePointer<UInt8>, _ outLength: UnsafeMutablePointer<Int>
+) -> OSStatus {
     guard bytes.count <= outLength.pointee else { return errSecParam }
     bytes.copyBytes(to: out, count: bytes.count)
     outLength.pointee = bytes.count
@@ -47,11 +50,14 @@ private func copyOut(_ bytes: Data, _ out: UnsafeMutablePointer<UInt8>, _ outLen
 
 /// Runs one legacy operation: the algorithm for `padding`, the input copied out of the caller's buffer, the
 /// output copied into it; errors become the OSStatus.
-private func legacyOperation(_ key: SecKey, _ padding: SecPadding, signing: Bool, _ input: UnsafePointer<UInt8>, _ inputLength: Int,
-                             _ output: UnsafeMutablePointer<UInt8>, _ outputLength: UnsafeMutablePointer<Int>,
-                             _ operation: (SecKeyAlgorithm, Data) throws -> Data) -> OSStatus {
+private func legacyOperation(
+    _ key: SecKey, _ padding: SecPadding, signing: Bool, _ input: UnsafePointer<UInt8>, _ inputLength: Int,
+    _ output: UnsafeMutablePointer<UInt8>, _ outputLength: UnsafeMutablePointer<Int>,
+    _ operation: (SecKeyAlgorithm, Data) throws -> Data
+) -> OSStatus {
     guard let data = bytes(input, inputLength),
-          let algorithm = legacyAlgorithm(key, padding, signing: signing, inputLength: inputLength) else { return errSecParam }
+        let algorithm = legacyAlgorithm(key, padding, signing: signing, inputLength: inputLength)
+    else { return errSecParam }
     do {
         return copyOut(try operation(algorithm, data), output, outputLength)
     } catch let error as SecError {
@@ -67,16 +73,20 @@ private func bytes(_ pointer: UnsafePointer<UInt8>, _ count: Int) -> Data? {
 }
 
 /// Apple's `SecKeyEncrypt` (RSA public key; padding none, PKCS1 or OAEP-SHA1).
-public func SecKeyEncrypt(_ key: SecKey, _ padding: SecPadding, _ plainText: UnsafePointer<UInt8>, _ plainTextLen: Int,
-                          _ cipherText: UnsafeMutablePointer<UInt8>, _ cipherTextLen: UnsafeMutablePointer<Int>) -> OSStatus {
+public func SecKeyEncrypt(
+    _ key: SecKey, _ padding: SecPadding, _ plainText: UnsafePointer<UInt8>, _ plainTextLen: Int,
+    _ cipherText: UnsafeMutablePointer<UInt8>, _ cipherTextLen: UnsafeMutablePointer<Int>
+) -> OSStatus {
     legacyOperation(key, padding, signing: false, plainText, plainTextLen, cipherText, cipherTextLen) {
         try SecKeyOperations.encrypt(key, $0, $1)
     }
 }
 
 /// Apple's `SecKeyDecrypt` (RSA private key). With no padding, leading zero bytes are stripped as Apple does.
-public func SecKeyDecrypt(_ key: SecKey, _ padding: SecPadding, _ cipherText: UnsafePointer<UInt8>, _ cipherTextLen: Int,
-                          _ plainText: UnsafeMutablePointer<UInt8>, _ plainTextLen: UnsafeMutablePointer<Int>) -> OSStatus {
+public func SecKeyDecrypt(
+    _ key: SecKey, _ padding: SecPadding, _ cipherText: UnsafePointer<UInt8>, _ cipherTextLen: Int,
+    _ plainText: UnsafeMutablePointer<UInt8>, _ plainTextLen: UnsafeMutablePointer<Int>
+) -> OSStatus {
     legacyOperation(key, padding, signing: false, cipherText, cipherTextLen, plainText, plainTextLen) {
         let output = try SecKeyOperations.decrypt(key, $0, $1)
         guard padding == [] else { return output }
@@ -85,18 +95,23 @@ public func SecKeyDecrypt(_ key: SecKey, _ padding: SecPadding, _ cipherText: Un
 }
 
 /// Apple's `SecKeyRawSign` (iOS semantics: `.PKCS1SHAn` signs a digest, `.PKCS1` a DigestInfo, none = raw RSA).
-public func SecKeyRawSign(_ key: SecKey, _ padding: SecPadding, _ dataToSign: UnsafePointer<UInt8>, _ dataToSignLen: Int,
-                          _ sig: UnsafeMutablePointer<UInt8>, _ sigLen: UnsafeMutablePointer<Int>) -> OSStatus {
+public func SecKeyRawSign(
+    _ key: SecKey, _ padding: SecPadding, _ dataToSign: UnsafePointer<UInt8>, _ dataToSignLen: Int,
+    _ sig: UnsafeMutablePointer<UInt8>, _ sigLen: UnsafeMutablePointer<Int>
+) -> OSStatus {
     legacyOperation(key, padding, signing: true, dataToSign, dataToSignLen, sig, sigLen) {
         try SecKeyOperations.sign(key, $0, $1)
     }
 }
 
 /// Apple's `SecKeyRawVerify`; a mismatch returns errSSLCrypto (-9809) as Apple's does.
-public func SecKeyRawVerify(_ key: SecKey, _ padding: SecPadding, _ signedData: UnsafePointer<UInt8>, _ signedDataLen: Int,
-                            _ sig: UnsafePointer<UInt8>, _ sigLen: Int) -> OSStatus {
+public func SecKeyRawVerify(
+    _ key: SecKey, _ padding: SecPadding, _ signedData: UnsafePointer<UInt8>, _ signedDataLen: Int,
+    _ sig: UnsafePointer<UInt8>, _ sigLen: Int
+) -> OSStatus {
     guard let input = bytes(signedData, signedDataLen), let signature = bytes(sig, sigLen),
-          let algorithm = legacyAlgorithm(key, padding, signing: true, inputLength: signedDataLen) else { return errSecParam }
+        let algorithm = legacyAlgorithm(key, padding, signing: true, inputLength: signedDataLen)
+    else { return errSecParam }
     do {
         try SecKeyOperations.verify(key, algorithm, input, signature)
         return errSecSuccess

@@ -5,10 +5,12 @@ import OSecCrypto
 /// `SecKeyAPI.swift` and `SecKeyLegacyAPI.swift`.
 enum SecKeyOperations {
     /// Resolves `algorithm` for `key` and `operation`, or throws Apple's "algorithm not supported by the key".
-    static func spec(_ key: SecKey, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm) throws -> SecKeyAlgorithmSpec {
+    static func spec(
+        _ key: SecKey, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm
+    ) throws -> SecKeyAlgorithmSpec {
         guard let spec = SecKeyAlgorithmSpec.lookup(algorithm), spec.supports(operation),
-              (spec.family == .rsa) == key.isRSA,
-              SecKeyAlgorithmSpec.needsPrivateKey(operation) == key.key.isPrivate
+            (spec.family == .rsa) == key.isRSA,
+            SecKeyAlgorithmSpec.needsPrivateKey(operation) == key.key.isPrivate
         else {
             throw SecError.param("\(algorithm.name): algorithm not supported by the key \(key)")
         }
@@ -21,16 +23,20 @@ enum SecKeyOperations {
 
     private static func checkInputLength(_ spec: SecKeyAlgorithmSpec, _ input: Data) throws {
         if let required = spec.requiredInputLength, input.count != required {
-            throw SecError.param("\(spec.algorithm.name): input is \(input.count) bytes, digest must be \(required) bytes")
+            throw SecError.param(
+                "\(spec.algorithm.name): input is \(input.count) bytes, digest must be \(required) bytes")
         }
     }
 
     static func sign(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ input: Data) throws -> Data {
         let spec = try spec(key, .sign, algorithm)
-        guard case .signature(let scheme) = spec.kind else { throw SecError.param("\(algorithm.name): not a signature algorithm") }
+        guard case .signature(let scheme) = spec.kind else {
+            throw SecError.param("\(algorithm.name): not a signature algorithm")
+        }
         try checkInputLength(spec, input)
         if case .rsaRaw = scheme, input.count != key.key.blockSize {
-            throw SecError.param("\(algorithm.name): input must be \(key.key.blockSize) bytes (the modulus size), got \(input.count)")
+            throw SecError.param(
+                "\(algorithm.name): input must be \(key.key.blockSize) bytes (the modulus size), got \(input.count)")
         }
         do {
             return try key.key.sign(input, scheme: scheme)
@@ -41,12 +47,14 @@ enum SecKeyOperations {
 
     static func verify(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ input: Data, _ signature: Data) throws {
         let spec = try spec(key, .verify, algorithm)
-        guard case .signature(let scheme) = spec.kind else { throw SecError.param("\(algorithm.name): not a signature algorithm") }
+        guard case .signature(let scheme) = spec.kind else {
+            throw SecError.param("\(algorithm.name): not a signature algorithm")
+        }
         try checkInputLength(spec, input)
         let valid: Bool
         do {
             valid = try key.key.verify(signature, for: input, scheme: scheme)
-        } catch where error.code == .invalidParameter {
+        } catch  where error.code == .invalidParameter {
             // A signature of the wrong shape (e.g. RFC 4754 of the wrong length) is a failed verification.
             valid = false
         } catch {
@@ -66,13 +74,21 @@ enum SecKeyOperations {
             var input = plaintext
             switch padding {
             case .none:
-                guard input.count <= k else { throw SecError.param("\(algorithm.name): plaintext is longer than the key's block size (\(k) bytes)") }
+                guard input.count <= k else {
+                    throw SecError.param(
+                        "\(algorithm.name): plaintext is longer than the key's block size (\(k) bytes)")
+                }
                 if input.count < k { input = Data(count: k - input.count) + input }
             case .pkcs1:
-                guard input.count <= k - 11 else { throw SecError.param("\(algorithm.name): plaintext is \(input.count) bytes, at most \(k - 11) fit") }
+                guard input.count <= k - 11 else {
+                    throw SecError.param("\(algorithm.name): plaintext is \(input.count) bytes, at most \(k - 11) fit")
+                }
             case .oaep(let h):
                 let limit = k - 2 * h.outputSize - 2
-                guard input.count <= limit else { throw SecError.param("\(algorithm.name): plaintext is \(input.count) bytes, at most \(max(limit, 0)) fit") }
+                guard input.count <= limit else {
+                    throw SecError.param(
+                        "\(algorithm.name): plaintext is \(input.count) bytes, at most \(max(limit, 0)) fit")
+                }
             }
             do {
                 return try key.key.encrypt(input, padding: padding)
@@ -93,7 +109,8 @@ enum SecKeyOperations {
         switch spec.kind {
         case .rsaEncryption(let padding):
             guard ciphertext.count == key.key.blockSize else {
-                throw SecError.param("\(algorithm.name): ciphertext must be \(key.key.blockSize) bytes, got \(ciphertext.count)")
+                throw SecError.param(
+                    "\(algorithm.name): ciphertext must be \(key.key.blockSize) bytes, got \(ciphertext.count)")
             }
             do {
                 return try key.key.decrypt(ciphertext, padding: padding)
@@ -109,9 +126,13 @@ enum SecKeyOperations {
         }
     }
 
-    static func keyExchange(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ peer: SecKey, requestedSize: Int?, sharedInfo: Data?) throws -> Data {
+    static func keyExchange(
+        _ key: SecKey, _ algorithm: SecKeyAlgorithm, _ peer: SecKey, requestedSize: Int?, sharedInfo: Data?
+    ) throws -> Data {
         let spec = try spec(key, .keyExchange, algorithm)
-        guard case .keyExchange(let kdf) = spec.kind else { throw SecError.param("\(algorithm.name): not a key exchange algorithm") }
+        guard case .keyExchange(let kdf) = spec.kind else {
+            throw SecError.param("\(algorithm.name): not a key exchange algorithm")
+        }
         guard peer.key.algorithm == key.key.algorithm else {
             throw SecError.param("\(algorithm.name): the peer key is not a public key on the same curve")
         }

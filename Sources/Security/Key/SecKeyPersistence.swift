@@ -24,7 +24,9 @@ enum SecKeyPersistence {
         return stored
     }
 
-    private static func add(_ key: SecKey, parameters: AttributeDictionary, overrides: AttributeDictionary?) throws -> SecKey {
+    private static func add(
+        _ key: SecKey, parameters: AttributeDictionary, overrides: AttributeDictionary?
+    ) throws -> SecKey {
         var query: [String: Any] = [:]
         for source in [parameters.values, overrides?.values ?? [:]] {
             for (k, v) in source where k.utf8.count == 4 && !derived.contains(k) { query[k] = v }

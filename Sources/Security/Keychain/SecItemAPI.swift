@@ -72,7 +72,8 @@ enum SecItemOperations {
             if let limit, found.count >= limit { break }
         }
         if let filter = query.certificateFilter {
-            let others = filter.needsKeychainCertificates ? try SecItemCertificateFilter.certificates(in: keychains) : []
+            let others =
+                filter.needsKeychainCertificates ? try SecItemCertificateFilter.certificates(in: keychains) : []
             found = try found.filter { item in
                 guard let certificate = try item.ref() as? SecCertificate else { return false }
                 return filter.matches(certificate, others: others)
@@ -116,19 +117,27 @@ enum SecItemOperations {
         var changes = ItemChanges()
         for (key, value) in updates {
             if key == kSecValueData as String {
-                guard let data = AttributeDictionary.dataValue(value) else { throw SecError.param("kSecValueData must be data") }
+                guard let data = AttributeDictionary.dataValue(value) else {
+                    throw SecError.param("kSecValueData must be data")
+                }
                 changes.secret = data
                 continue
             }
             guard key.utf8.count == 4, let kind = SecItemSchema.kind(of: key, in: query.itemClass) else {
-                throw SecError(errSecNoSuchAttr, "\(key) cannot be updated: not an attribute of class \(query.itemClass.rawValue) (the class never changes)")
+                throw SecError(
+                    errSecNoSuchAttr,
+                    "\(key) cannot be updated: not an attribute of class \(query.itemClass.rawValue) (the class "
+                        + "never changes)"
+                )
             }
             guard let normalized = AttributeValue(caller: value, kind: kind) else {
                 throw SecError.param("attribute \(key) has a value of the wrong type")
             }
             switch key {
             case "agrp": changes.accessGroup = try SecItemStore.accessGroup(for: normalized)
-            case "pdmn": changes.accessibility = try SecItemStore.accessibility(for: normalized, itemClass: query.itemClass.storeClass ?? .key)
+            case "pdmn":
+                changes.accessibility = try SecItemStore.accessibility(
+                    for: normalized, itemClass: query.itemClass.storeClass ?? .key)
             case "sync": changes.isSynchronizable = (normalized.integerValue ?? 0) != 0
             case "cdat", "mdat": throw SecError(errSecReadOnlyAttr, "\(key) is maintained by the keychain")
             default: changes.attributes[key] = normalized
@@ -141,7 +150,9 @@ enum SecItemOperations {
             let store = try keychain.store()
             total += try mapStoreError { try store.update(storeQuery, with: changes) }
         }
-        guard total > 0 else { throw SecError(errSecItemNotFound, "no \(query.itemClass.rawValue) item matches the query") }
+        guard total > 0 else {
+            throw SecError(errSecItemNotFound, "no \(query.itemClass.rawValue) item matches the query")
+        }
     }
 
     static func delete(_ query: SecItemQuery) throws {
@@ -152,6 +163,8 @@ enum SecItemOperations {
             let store = try keychain.store()
             total += try mapStoreError { try store.delete(storeQuery) }
         }
-        guard total > 0 else { throw SecError(errSecItemNotFound, "no \(query.itemClass.rawValue) item matches the query") }
+        guard total > 0 else {
+            throw SecError(errSecItemNotFound, "no \(query.itemClass.rawValue) item matches the query")
+        }
     }
 }

@@ -28,12 +28,17 @@ struct SecItemCertificateFilter {
         switch key {
         case kSecMatchIssuers:
             let list: [Any]
-            if let array = value as? NSArray { list = array.map { $0 } } else if let array = value as? [Any] { list = array } else {
+            if let array = value as? NSArray {
+                list = array.map { $0 }
+            } else if let array = value as? [Any] {
+                list = array
+            } else {
                 throw SecError.param("kSecMatchIssuers must be an array of DER-encoded names")
             }
             issuers = try list.map { item in
                 guard let der = AttributeDictionary.dataValue(item),
-                      let normalized = SecCertificate.normalizedNameContents(fromDER: der) else {
+                    let normalized = SecCertificate.normalizedNameContents(fromDER: der)
+                else {
                     throw SecError.param("kSecMatchIssuers must hold DER-encoded X.501 names")
                 }
                 return normalized
@@ -52,7 +57,9 @@ struct SecItemCertificateFilter {
                 throw SecError.param("kSecMatchValidOnDate must be a date or kCFNull")
             }
         case kSecMatchTrustedOnly:
-            guard let flag = AttributeDictionary.boolValue(value) else { throw SecError.param("kSecMatchTrustedOnly must be a boolean") }
+            guard let flag = AttributeDictionary.boolValue(value) else {
+                throw SecError.param("kSecMatchTrustedOnly must be a boolean")
+            }
             trustedOnly = flag
         case kSecMatchEmailAddressIfPresent:
             guard let address = AttributeDictionary.stringValue(value) else {
@@ -72,7 +79,9 @@ struct SecItemCertificateFilter {
             var query = ItemQuery(itemClass: .certificate, accessGroups: SecKeychainConfiguration.accessGroups)
             query.includesAttributes = false
             for item in try mapStoreError({ try store.find(query) }) {
-                if let certificate = try? SecItemStore.found(item, in: keychain, itemClass: .certificate).ref() as? SecCertificate {
+                if let certificate = try? SecItemStore.found(item, in: keychain, itemClass: .certificate).ref()
+                    as? SecCertificate
+                {
                     result.append(certificate)
                 }
             }
@@ -85,7 +94,9 @@ struct SecItemCertificateFilter {
 
     /// Whether `certificate` passes every option; `others` are the keychain's certificates (possible issuers).
     func matches(_ certificate: SecCertificate, others: [SecCertificate]) -> Bool {
-        if let date = validOnDate, !certificate.certificate.isValid(atSecondsSinceEpoch: Int64(date.timeIntervalSince1970.rounded(.down))) {
+        if let date = validOnDate,
+            !certificate.certificate.isValid(atSecondsSinceEpoch: Int64(date.timeIntervalSince1970.rounded(.down)))
+        {
             return false
         }
         if let address = emailAddress {
@@ -108,7 +119,9 @@ struct SecItemCertificateFilter {
             let issuer = Data(current.issuer.normalizedContentBytes)
             if issuers.contains(issuer) { return true }
             guard current.issuer != current.subject,
-                  let parent = others.first(where: { $0.certificate.subject == current.issuer && current.isSigned(by: $0.certificate) })
+                let parent = others.first(where: {
+                    $0.certificate.subject == current.issuer && current.isSigned(by: $0.certificate)
+                })
             else { return false }
             current = parent.certificate
         }
@@ -118,8 +131,9 @@ struct SecItemCertificateFilter {
     /// A trust evaluation under the policy (BasicX509 when none) at `validOnDate` or now. With `trustedOnly` the
     /// chain must reach a trusted anchor; without it, only the policy's own checks count (an unknown root passes).
     private func satisfiesPolicy(_ certificate: SecCertificate, others: [SecCertificate]) -> Bool {
-        let trust = SecTrust(certificates: [certificate] + others.filter { $0 !== certificate },
-                             policies: [policy ?? SecPolicyCreateBasicX509()])
+        let trust = SecTrust(
+            certificates: [certificate] + others.filter { $0 !== certificate },
+            policies: [policy ?? SecPolicyCreateBasicX509()])
         if let validOnDate { trust.mutate { $0.verifyDate = validOnDate } }
         let failures = trust.evaluateIfNeeded().failures
         if trustedOnly { return failures.isEmpty }

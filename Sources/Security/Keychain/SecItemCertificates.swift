@@ -9,7 +9,8 @@ enum SecItemCertificates {
         var result: [String: AttributeValue] = [:]
         for (name, value) in certificate.keychainAttributes() {
             guard let descriptor = ItemClass.certificate.descriptor(for: name),
-                  let normalized = AttributeValue(caller: value, kind: descriptor.kind) else { continue }
+                let normalized = AttributeValue(caller: value, kind: descriptor.kind)
+            else { continue }
             result[name] = normalized
         }
         return result
@@ -44,7 +45,8 @@ enum SecItemCertificates {
     static func normalizeNameAttributes(_ attributes: inout [String: AttributeValue]) {
         for key in ["issr", "subj"] {
             guard case .data(let bytes)? = attributes[key], bytes.first == 0x30,
-                  let normalized = SecCertificate.normalizedNameContents(fromDER: bytes) else { continue }
+                let normalized = SecCertificate.normalizedNameContents(fromDER: bytes)
+            else { continue }
             attributes[key] = .data(normalized)
         }
     }
@@ -54,7 +56,9 @@ extension SecIdentity {
     /// An identity's persistent reference is `idnt` + its certificate's UUID.
     var keychainReference: SecItemReference? {
         certificate.keychainReference.map {
-            SecItemReference(keychainPath: $0.keychainPath, persistentRef: SecPersistentRef.identityCode + $0.persistentRef.dropFirst(4))
+            SecItemReference(
+                keychainPath: $0.keychainPath,
+                persistentRef: SecPersistentRef.identityCode + $0.persistentRef.dropFirst(4))
         }
     }
 }

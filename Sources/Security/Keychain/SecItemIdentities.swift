@@ -6,7 +6,9 @@ import OSecKeychain
 enum SecItemIdentities {
     /// Splits an identity query's attributes into the certificate part and the key part; engine fields
     /// (agrp, pdmn, sync) constrain both.
-    static func split(_ attributes: [String: AttributeValue]) -> (certificate: [String: AttributeValue], key: [String: AttributeValue]) {
+    static func split(
+        _ attributes: [String: AttributeValue]
+    ) -> (certificate: [String: AttributeValue], key: [String: AttributeValue]) {
         var certificate: [String: AttributeValue] = [:]
         var key: [String: AttributeValue] = [:]
         for (k, v) in attributes {
@@ -44,7 +46,8 @@ enum SecItemIdentities {
         let storedCertificate = try addTolerantly(store, certificateItem)
         let storedKey = try addTolerantly(store, keyItem)
         if storedCertificate == nil && storedKey == nil {
-            throw SecError(errSecDuplicateItem, "the identity's certificate and private key are both already in the keychain")
+            throw SecError(
+                errSecDuplicateItem, "the identity's certificate and private key are both already in the keychain")
         }
         guard query.returnCount > 0 else { return nil }
         // Return the identity as found (one shape for add and copyMatching).
@@ -52,7 +55,9 @@ enum SecItemIdentities {
         find.valueRef = nil
         find.valuePersistentRef = storedCertificate.map { SecPersistentRef.identityRef(certificate: $0.persistentRef) }
         if find.valuePersistentRef == nil {
-            find.attributes = SecItemCertificates.attributes(of: identity.certificate).filter { ["issr", "slnr", "ctyp"].contains($0.key) }
+            find.attributes = SecItemCertificates.attributes(of: identity.certificate).filter {
+                ["issr", "slnr", "ctyp"].contains($0.key)
+            }
         }
         find.matchLimit = .one
         return try copyMatching(find)
@@ -72,7 +77,8 @@ enum SecItemIdentities {
     static func copyMatching(_ query: SecItemQuery) throws -> AnyObject? {
         var found = try find(query, limit: SecItemStore.limit(query))
         if let filter = query.certificateFilter {
-            let others = filter.needsKeychainCertificates
+            let others =
+                filter.needsKeychainCertificates
                 ? try SecItemCertificateFilter.certificates(in: SecItemStore.keychains(for: query)) : []
             found = try found.filter { match in
                 guard let identity = try match.found.ref() as? SecIdentity else { return false }
@@ -104,7 +110,8 @@ enum SecItemIdentities {
             var certQuery = query
             certQuery.itemClass = .certificate
             if let ref = query.valueRef as? SecIdentity { certQuery.valueRef = ref.certificate }
-            var certificateQuery = try SecItemStore.storeQuery(certQuery, itemClass: .certificate, attributes: parts.certificate)
+            var certificateQuery = try SecItemStore.storeQuery(
+                certQuery, itemClass: .certificate, attributes: parts.certificate)
             certificateQuery.includesAttributes = true
             let certificates = try mapStoreError { try store.find(certificateQuery) }
             for certificate in certificates {
@@ -121,15 +128,21 @@ enum SecItemIdentities {
                     certificatesWithoutKey.append(hash)
                     continue
                 }
-                matches.append(Match(found: joined(certificate: certificate, key: key, keychain: keychain), keychain: keychain,
-                                     certificate: certificate, key: key))
+                matches.append(
+                    Match(
+                        found: joined(certificate: certificate, key: key, keychain: keychain), keychain: keychain,
+                        certificate: certificate, key: key))
                 if let limit, matches.count >= limit { return matches }
             }
         }
         guard !matches.isEmpty else {
             if let hash = certificatesWithoutKey.first {
                 let hex = hash.map { String(format: "%02X", $0) }.joined()
-                throw SecError(errSecItemNotFound, "a matching certificate exists, but there is no private key with its public key hash \(hex) (kSecAttrApplicationLabel) in the keychain")
+                throw SecError(
+                    errSecItemNotFound,
+                    "a matching certificate exists, but there is no private key with its public key hash \(hex) "
+                        + "(kSecAttrApplicationLabel) in the keychain"
+                )
             }
             throw SecError(errSecItemNotFound, "no certificate matches the identity query")
         }
@@ -168,7 +181,8 @@ enum SecItemIdentities {
         for match in matches {
             let store = try match.keychain.store()
             try mapStoreError {
-                _ = try store.update(ItemQuery(persistentRef: match.certificate.persistentRef), with: certificateChanges)
+                _ = try store.update(
+                    ItemQuery(persistentRef: match.certificate.persistentRef), with: certificateChanges)
                 _ = try store.update(ItemQuery(persistentRef: match.key.persistentRef), with: keyChanges)
             }
         }
@@ -181,7 +195,9 @@ enum SecItemIdentities {
             let store = try match.keychain.store()
             try mapStoreError {
                 _ = try store.delete(ItemQuery(persistentRef: match.certificate.persistentRef))
-                var others = ItemQuery(itemClass: .certificate, attributes: ["pkhh": match.certificate.attributes["pkhh"] ?? .data(Data())])
+                var others = ItemQuery(
+                    itemClass: .certificate, attributes: ["pkhh": match.certificate.attributes["pkhh"] ?? .data(Data())]
+                )
                 others.limit = 1
                 others.isSynchronizable = nil
                 if try store.find(others).isEmpty {
@@ -194,8 +210,10 @@ enum SecItemIdentities {
 
 /// Apple's `SecIdentityCreateWithCertificate` (macOS): the identity of `certificate` and the private key for
 /// its public key found in the given keychain(s) (a SecKeychain, an array of them, or nil for the default).
-public func SecIdentityCreateWithCertificate(_ keychainOrArray: CFTypeRef?, _ certificateRef: SecCertificate,
-                                             _ identityRef: UnsafeMutablePointer<SecIdentity?>) -> OSStatus {
+public func SecIdentityCreateWithCertificate(
+    _ keychainOrArray: CFTypeRef?, _ certificateRef: SecCertificate,
+    _ identityRef: UnsafeMutablePointer<SecIdentity?>
+) -> OSStatus {
     SecItemDiagnostics.run {
         var query: [String: Any] = [
             kSecClass as String: kSecClassKey, kSecAttrKeyClass as String: kSecAttrKeyClassPrivate,

@@ -8,7 +8,8 @@ enum SecItemKeys {
         var result: [String: AttributeValue] = [:]
         for (name, value) in SecKeyAttributes.dictionary(for: key) {
             guard let descriptor = ItemClass.key.descriptor(for: name),
-                  let normalized = AttributeValue(caller: value, kind: descriptor.kind) else { continue }
+                let normalized = AttributeValue(caller: value, kind: descriptor.kind)
+            else { continue }
             result[name] = normalized
         }
         return result
@@ -27,7 +28,10 @@ enum SecItemKeys {
             let attrs = AttributeDictionary(values: [kSecAttrKeyType as String: t, kSecAttrKeyClass as String: c])
             if let key = try? SecKeyGeneration.create(data, attrs) { return key }
         }
-        throw SecError.param("kSecValueData is not a key in Apple's external format (PKCS#1 RSA or X9.63 EC) for the given kSecAttrKeyType/kSecAttrKeyClass")
+        throw SecError.param(
+            "kSecValueData is not a key in Apple's external format (PKCS#1 RSA or X9.63 EC) for the given "
+                + "kSecAttrKeyType/kSecAttrKeyClass"
+        )
     }
 
     /// Rebuilds the SecKey of a stored key item.

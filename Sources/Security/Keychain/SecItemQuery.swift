@@ -3,7 +3,10 @@ import OSecKeychain
 
 /// A parsed `SecItem…` dictionary, validated with Apple's rules (reference §2.1).
 struct SecItemQuery {
-    enum MatchLimit: Equatable { case one, all, count(Int) }
+    enum MatchLimit: Equatable {
+        case one, all
+        case count(Int)
+    }
     enum Operation { case add, copyMatching, update, delete }
 
     var itemClass: SecItemClass
@@ -64,11 +67,15 @@ struct SecItemQuery {
         }
         var persistentRef: Data?
         if let value = persistentRefValue {
-            guard let data = AttributeDictionary.dataValue(value) else { throw SecError.param("kSecValuePersistentRef must be data") }
+            guard let data = AttributeDictionary.dataValue(value) else {
+                throw SecError.param("kSecValuePersistentRef must be data")
+            }
             persistentRef = data
         }
         if let value = classValue {
-            guard let name = AttributeDictionary.stringValue(value) else { throw SecError.param("kSecClass must be a string") }
+            guard let name = AttributeDictionary.stringValue(value) else {
+                throw SecError.param("kSecClass must be a string")
+            }
             guard let c = SecItemClass(rawValue: name) else {
                 throw SecError(errSecNoSuchClass, "kSecClass \(name) is not a keychain item class")
             }
@@ -104,7 +111,9 @@ struct SecItemQuery {
                 synchronizableAny = true
                 return
             }
-            guard let b = AttributeDictionary.boolValue(value) else { throw SecError.param("kSecAttrSynchronizable must be a boolean or kSecAttrSynchronizableAny") }
+            guard let b = AttributeDictionary.boolValue(value) else {
+                throw SecError.param("kSecAttrSynchronizable must be a boolean or kSecAttrSynchronizableAny")
+            }
             attributes["sync"] = .integer(b ? 1 : 0)
             hasEngineFieldAttributes = true
             return
@@ -112,7 +121,8 @@ struct SecItemQuery {
             // Accepted for source compatibility: there is one keychain kind and no biometric access control here.
             return
         case QueryKeys.persistentReference:
-            throw SecError(errSecNoSuchAttr, "kSecAttrPersistentReference is not a query attribute; use kSecValuePersistentRef")
+            throw SecError(
+                errSecNoSuchAttr, "kSecAttrPersistentReference is not a query attribute; use kSecValuePersistentRef")
         default:
             break
         }
@@ -149,10 +159,16 @@ struct SecItemQuery {
         switch key {
         case kSecMatchLimit:
             if let s = AttributeDictionary.stringValue(value) {
-                if s == kSecMatchLimitOne as String { matchLimit = .one } else if s == kSecMatchLimitAll as String { matchLimit = .all } else {
+                if s == kSecMatchLimitOne as String {
+                    matchLimit = .one
+                } else if s == kSecMatchLimitAll as String {
+                    matchLimit = .all
+                } else {
                     throw SecError.param("kSecMatchLimit must be a number, kSecMatchLimitOne or kSecMatchLimitAll")
                 }
-            } else if let n = value as? NSNumber ?? (value as? Int).map({ NSNumber(value: $0) }), let i = Int(exactly: n.doubleValue), i > 0 {
+            } else if let n = value as? NSNumber ?? (value as? Int).map({ NSNumber(value: $0) }),
+                let i = Int(exactly: n.doubleValue), i > 0
+            {
                 matchLimit = i == 1 ? .one : .count(i)
             } else {
                 throw SecError.param("kSecMatchLimit must be a number, kSecMatchLimitOne or kSecMatchLimitAll")
@@ -162,13 +178,17 @@ struct SecItemQuery {
             guard let b = AttributeDictionary.boolValue(value) else { throw SecError.param("\(key) must be a boolean") }
             if key == kSecMatchCaseInsensitive as String { caseInsensitive = b }
         case kSecMatchItemList:
-            guard let list = SecItemQuery.array(value) else { throw SecError.param("kSecMatchItemList must be an array") }
+            guard let list = SecItemQuery.array(value) else {
+                throw SecError.param("kSecMatchItemList must be an array")
+            }
             matchItemList = list
         case kSecMatchSearchList:
-            guard let list = SecItemQuery.array(value) else { throw SecError.param("kSecMatchSearchList must be an array") }
+            guard let list = SecItemQuery.array(value) else {
+                throw SecError.param("kSecMatchSearchList must be an array")
+            }
             keychains = list
         case kSecMatchIssuers, kSecMatchPolicy, kSecMatchValidOnDate,
-             kSecMatchTrustedOnly, kSecMatchEmailAddressIfPresent:
+            kSecMatchTrustedOnly, kSecMatchEmailAddressIfPresent:
             guard itemClass == .certificate || itemClass == .identity else {
                 throw SecError(errSecUnimplemented, "\(key) applies to certificates and identities only")
             }
@@ -176,7 +196,7 @@ struct SecItemQuery {
             try filter.apply(key, value)
             certificateFilter = filter
         case kSecMatchSubjectContains, kSecMatchSubjectStartsWith, kSecMatchSubjectEndsWith,
-             kSecMatchSubjectWholeString, kSecMatchHostOrSubdomainOfHost:
+            kSecMatchSubjectWholeString, kSecMatchHostOrSubdomainOfHost:
             return  // ignored by Apple's data-protection keychain
         default:
             throw SecError.param("unknown match key \(key)")
@@ -209,7 +229,7 @@ struct SecItemQuery {
             guard let list = SecItemQuery.array(value) else { throw SecError.param("kSecUseItemList must be an array") }
             matchItemList = list
         case kSecUseOperationPrompt, kSecUseNoAuthenticationUI, kSecUseAuthenticationUI,
-             kSecUseAuthenticationContext:
+            kSecUseAuthenticationContext:
             return  // no interactive authentication on a headless Linux keychain
         default:
             throw SecError.param("unknown use key \(key)")
@@ -219,7 +239,9 @@ struct SecItemQuery {
     private mutating func applyValue(_ key: String, _ value: Any) throws {
         switch key {
         case QueryKeys.valueData:
-            guard let d = AttributeDictionary.dataValue(value) else { throw SecError.param("kSecValueData must be data") }
+            guard let d = AttributeDictionary.dataValue(value) else {
+                throw SecError.param("kSecValueData must be data")
+            }
             valueData = d
         case QueryKeys.valueRef:
             valueRef = value as AnyObject
@@ -235,15 +257,21 @@ struct SecItemQuery {
                 throw SecError.param("SecItemUpdate: the query must not contain kSecReturn keys")
             }
             if certificateFilter != nil {
-                throw SecError.param("SecItemUpdate: kSecMatchIssuers/Policy/ValidOnDate/TrustedOnly/EmailAddressIfPresent select results of SecItemCopyMatching only")
+                throw SecError.param(
+                    "SecItemUpdate: kSecMatchIssuers/Policy/ValidOnDate/TrustedOnly/EmailAddressIfPresent select "
+                        + "results of SecItemCopyMatching only"
+                )
             }
             if sawUseItemList { throw SecError.param("SecItemUpdate: kSecUseItemList is not allowed") }
         case .delete:
             if sawDeleteForbiddenMatchKey {
-                throw SecError.param("SecItemDelete: match options (kSecMatch…) are not allowed; all matches are deleted")
+                throw SecError.param(
+                    "SecItemDelete: match options (kSecMatch…) are not allowed; all matches are deleted")
             }
         case .add:
-            if itemClass == .identity, !(valueRef.map { SecItemRefClassifier.itemClass(ofRef: $0) == .identity } ?? false) {
+            if itemClass == .identity,
+                !(valueRef.map { SecItemRefClassifier.itemClass(ofRef: $0) == .identity } ?? false)
+            {
                 throw SecError.param("SecItemAdd: an identity is added through kSecValueRef")
             }
         case .copyMatching:

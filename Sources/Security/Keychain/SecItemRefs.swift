@@ -21,18 +21,25 @@ enum SecItemRefs {
             return SecItemCertificates.attributes(of: certificate).filter { ["ctyp", "issr", "slnr"].contains($0.key) }
         }
         if let identity = object as? SecIdentity {
-            return SecItemCertificates.attributes(of: identity.certificate).filter { ["issr", "slnr"].contains($0.key) }
+            return SecItemCertificates.attributes(of: identity.certificate).filter {
+                ["issr", "slnr"].contains($0.key)
+            }
         }
         throw SecError.param("kSecValueRef must be a SecKey, SecCertificate or SecIdentity")
     }
 
     /// The ref object for a found item.
-    static func ref(for item: KeychainItem, itemClass: SecItemClass, data: Data, reference: SecItemReference) throws -> AnyObject {
+    static func ref(
+        for item: KeychainItem, itemClass: SecItemClass, data: Data, reference: SecItemReference
+    ) throws -> AnyObject {
         switch itemClass {
         case .key:
             return try SecItemKeys.key(from: item, secret: data, reference: reference)
         case .genericPassword, .internetPassword:
-            throw SecError.param("kSecReturnRef is not supported for password items (Apple's data-protection keychain has no ref for them)")
+            throw SecError.param(
+                "kSecReturnRef is not supported for password items (Apple's data-protection keychain has no ref for "
+                    + "them)"
+            )
         case .certificate:
             return try SecItemCertificates.certificate(fromStored: data, reference: reference)
         case .identity:
@@ -55,19 +62,24 @@ enum SecItemRefs {
         case .key:
             let key: SecKey
             if let ref = query.valueRef {
-                guard let k = ref as? SecKey else { throw SecError.param("kSecValueRef for kSecClassKey must be a SecKey") }
+                guard let k = ref as? SecKey else {
+                    throw SecError.param("kSecValueRef for kSecClassKey must be a SecKey")
+                }
                 key = k
             } else if let data = query.valueData {
                 key = try SecItemKeys.key(fromData: data, attributes: attributes)
             } else {
-                throw SecError.param("a key item needs kSecValueRef (a SecKey) or kSecValueData (the key's external representation)")
+                throw SecError.param(
+                    "a key item needs kSecValueRef (a SecKey) or kSecValueData (the key's external representation)")
             }
             // Attributes derived from the key go under the caller's (the caller wins).
             for (k, v) in SecItemKeys.attributes(of: key) where attributes[k] == nil { attributes[k] = v }
             secret = try key.externalRepresentation()
         case .certificate:
             let certificate = try SecItemCertificates.certificate(for: query)
-            for (k, v) in SecItemCertificates.attributes(of: certificate) where attributes[k] == nil { attributes[k] = v }
+            for (k, v) in SecItemCertificates.attributes(of: certificate) where attributes[k] == nil {
+                attributes[k] = v
+            }
             secret = Data(certificate.certificate.derBytes)
         case .identity:
             throw SecError(errSecInternal, "identities are added as a certificate and a key")

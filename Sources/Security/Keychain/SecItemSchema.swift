@@ -51,7 +51,9 @@ enum SecItemSchema {
     ]
 
     /// Certificate attributes that an identity query may use (they shadow the key's).
-    static let identityCertificateAttributes: Set<String> = ["labl", "issr", "slnr", "skid", "subj", "pkhh", "ctyp", "cenc", "alis"]
+    static let identityCertificateAttributes: Set<String> = [
+        "labl", "issr", "slnr", "skid", "subj", "pkhh", "ctyp", "cenc", "alis",
+    ]
 
     /// How `key` is stored for `itemClass`, or nil when the class has no such attribute (errSecNoSuchAttr).
     static func kind(of key: String, in itemClass: SecItemClass) -> AttributeDescriptor.Kind? {
@@ -60,7 +62,9 @@ enum SecItemSchema {
 
     /// ``kind(of:in:)`` and whether the key is an engine field, with one dictionary lookup (parsing a query
     /// asks this for every attribute).
-    static func lookup(_ key: String, in itemClass: SecItemClass) -> (kind: AttributeDescriptor.Kind, isEngineField: Bool)? {
+    static func lookup(
+        _ key: String, in itemClass: SecItemClass
+    ) -> (kind: AttributeDescriptor.Kind, isEngineField: Bool)? {
         guard let entry = kindsByKey[key], let kind = entry.kinds[itemClass.ordinal] else { return nil }
         return (kind, entry.isEngineField)
     }
@@ -97,9 +101,18 @@ extension AttributeValue {
     init?(caller raw: Any, kind: AttributeDescriptor.Kind) {
         switch kind {
         case .bytes:
-            if let s = AttributeDictionary.stringValue(raw) { self = .string(s); return }
-            if let d = AttributeDictionary.dataValue(raw) { self = .data(d); return }
-            if let n = raw as? NSNumber { self = .string(n.stringValue); return }
+            if let s = AttributeDictionary.stringValue(raw) {
+                self = .string(s)
+                return
+            }
+            if let d = AttributeDictionary.dataValue(raw) {
+                self = .data(d)
+                return
+            }
+            if let n = raw as? NSNumber {
+                self = .string(n.stringValue)
+                return
+            }
             return nil
         case .number:
             if let s = AttributeDictionary.stringValue(raw) {
@@ -109,8 +122,14 @@ extension AttributeValue {
             guard let i = AttributeDictionary.intValue(raw), let v = Int64(exactly: i) else { return nil }
             self = .integer(v)
         case .date:
-            if let d = raw as? Date { self = .date(d); return }
-            if let d = raw as? NSDate { self = .date(d as Date); return }
+            if let d = raw as? Date {
+                self = .date(d)
+                return
+            }
+            if let d = raw as? NSDate {
+                self = .date(d as Date)
+                return
+            }
             return nil
         }
     }

@@ -20,7 +20,11 @@ enum SecItemStore {
         let groups = SecKeychainConfiguration.accessGroups
         guard let requested else { return groups[0] }
         guard let name = requested.stringValue, groups.contains(name) else {
-            throw SecError(errSecMissingEntitlement, "access group \(requested.stringValue ?? "?") is not one of this process's groups \(groups) (set \(SecKeychainConfiguration.accessGroupsEnvironmentVariable))")
+            throw SecError(
+                errSecMissingEntitlement,
+                "access group \(requested.stringValue ?? "?") is not one of this process's groups \(groups) (set "
+                    + "\(SecKeychainConfiguration.accessGroupsEnvironmentVariable))"
+            )
         }
         return name
     }
@@ -43,7 +47,9 @@ enum SecItemStore {
     // MARK: Queries
 
     /// The engine query for a parsed query on a stored class.
-    static func storeQuery(_ query: SecItemQuery, itemClass: ItemClass, attributes: [String: AttributeValue]) throws -> ItemQuery {
+    static func storeQuery(
+        _ query: SecItemQuery, itemClass: ItemClass, attributes: [String: AttributeValue]
+    ) throws -> ItemQuery {
         // agrp, pdmn and sync are engine fields: when the query has none, skip looking them up.
         let engineFields = query.hasEngineFieldAttributes
         var groups = SecKeychainConfiguration.accessGroups
@@ -78,7 +84,9 @@ enum SecItemStore {
                 }
             }
         }
-        if query.valuePersistentRef != nil || query.matchItemList != nil || (query.valueRef.map { SecItemRefs.reference(of: $0) != nil } ?? false) {
+        if query.valuePersistentRef != nil || query.matchItemList != nil
+            || (query.valueRef.map { SecItemRefs.reference(of: $0) != nil } ?? false)
+        {
             let wanted = refs.filter { $0.itemClass == itemClass }
             storeQuery.persistentRefs = wanted
         }
@@ -132,7 +140,9 @@ enum SecItemStore {
     }
 
     /// Apple's result shape (reference §2.2) for `items`.
-    static func shape(_ items: [Found], _ query: SecItemQuery, itemClass: SecItemClass, single: Bool) throws -> AnyObject? {
+    static func shape(
+        _ items: [Found], _ query: SecItemQuery, itemClass: SecItemClass, single: Bool
+    ) throws -> AnyObject? {
         guard query.returnCount > 0 else { return nil }
         func value(_ item: Found) throws -> AnyObject {
             if query.returnCount == 1 {

@@ -59,7 +59,9 @@ enum KeychainRegistry {
         lock.lock()
         defer { lock.unlock() }
         if let store = stores[path] { return store }
-        let store = try mapStoreError { create ? try KeychainStore.openOrCreate(at: path) : try KeychainStore.open(at: path) }
+        let store = try mapStoreError {
+            create ? try KeychainStore.openOrCreate(at: path) : try KeychainStore.open(at: path)
+        }
         stores[path] = store
         return store
     }
@@ -117,7 +119,8 @@ func mapStoreError<T>(_ body: () throws -> T) throws -> T {
 
 // MARK: Apple's keychain-management API
 
-private func withPassword<T>(_ length: UInt32, _ password: UnsafeRawPointer?, _ body: (Data?) throws -> T) rethrows -> T {
+private func withPassword<T>(_ length: UInt32, _ password: UnsafeRawPointer?, _ body: (Data?) throws -> T) rethrows -> T
+{
     guard let password else { return try body(nil) }
     let bytes = Data(bytes: password, count: Int(length))
     return try body(bytes)
@@ -125,9 +128,11 @@ private func withPassword<T>(_ length: UInt32, _ password: UnsafeRawPointer?, _ 
 
 /// Apple's `SecKeychainCreate`: creates a keychain file protected by `password` (nil password and
 /// `promptUser` false: a keychain protected only by its device key).
-public func SecKeychainCreate(_ pathName: UnsafePointer<CChar>, _ passwordLength: UInt32, _ password: UnsafeRawPointer?,
-                              _ promptUser: Bool, _ initialAccess: AnyObject?,
-                              _ keychain: UnsafeMutablePointer<SecKeychain?>) -> OSStatus {
+public func SecKeychainCreate(
+    _ pathName: UnsafePointer<CChar>, _ passwordLength: UInt32, _ password: UnsafeRawPointer?,
+    _ promptUser: Bool, _ initialAccess: AnyObject?,
+    _ keychain: UnsafeMutablePointer<SecKeychain?>
+) -> OSStatus {
     let path = String(cString: pathName)
     return withOSStatus {
         let store = try withPassword(passwordLength, password) { pw in
@@ -140,7 +145,9 @@ public func SecKeychainCreate(_ pathName: UnsafePointer<CChar>, _ passwordLength
 
 /// Apple's `SecKeychainOpen`. Like Apple's, it succeeds for a path with no keychain yet; using such a
 /// keychain later reports errSecNoSuchKeychain.
-public func SecKeychainOpen(_ pathName: UnsafePointer<CChar>, _ keychain: UnsafeMutablePointer<SecKeychain?>) -> OSStatus {
+public func SecKeychainOpen(
+    _ pathName: UnsafePointer<CChar>, _ keychain: UnsafeMutablePointer<SecKeychain?>
+) -> OSStatus {
     let path = String(cString: pathName)
     keychain.pointee = SecKeychain(path: path)
     return errSecSuccess
@@ -149,8 +156,10 @@ public func SecKeychainOpen(_ pathName: UnsafePointer<CChar>, _ keychain: Unsafe
 /// Apple's `SecKeychainGetPath` (nil = the default keychain): copies the path, NUL-terminated, into
 /// `pathName`, whose size `ioPathLength` gives; on return `ioPathLength` is the path's length in bytes. A buffer
 /// too small for the path and its NUL gives errSecBufferTooSmall.
-public func SecKeychainGetPath(_ keychain: SecKeychain?, _ ioPathLength: UnsafeMutablePointer<UInt32>,
-                               _ pathName: UnsafeMutablePointer<CChar>) -> OSStatus {
+public func SecKeychainGetPath(
+    _ keychain: SecKeychain?, _ ioPathLength: UnsafeMutablePointer<UInt32>,
+    _ pathName: UnsafeMutablePointer<CChar>
+) -> OSStatus {
     withOSStatus {
         let target = try keychain ?? KeychainRegistry.defaultKeychain()
         let bytes = Array(target.path.utf8)
@@ -192,13 +201,16 @@ public func SecKeychainLock(_ keychain: SecKeychain?) -> OSStatus {
 }
 
 /// Apple's `SecKeychainUnlock` (nil = the default keychain). A wrong password gives errSecAuthFailed.
-public func SecKeychainUnlock(_ keychain: SecKeychain?, _ passwordLength: UInt32, _ password: UnsafeRawPointer?,
-                              _ usePassword: Bool) -> OSStatus {
+public func SecKeychainUnlock(
+    _ keychain: SecKeychain?, _ passwordLength: UInt32, _ password: UnsafeRawPointer?,
+    _ usePassword: Bool
+) -> OSStatus {
     withOSStatus {
         let target = try keychain ?? KeychainRegistry.defaultKeychain()
         guard usePassword, password != nil else {
             // No interactive prompt exists on a headless system.
-            throw SecError(errSecInteractionNotAllowed, "SecKeychainUnlock: a password is required (no user interaction)")
+            throw SecError(
+                errSecInteractionNotAllowed, "SecKeychainUnlock: a password is required (no user interaction)")
         }
         try withPassword(passwordLength, password) { pw in
             try mapStoreError { try target.store().unlock(password: pw ?? Data()) }
@@ -207,7 +219,9 @@ public func SecKeychainUnlock(_ keychain: SecKeychain?, _ passwordLength: UInt32
 }
 
 /// Apple's `SecKeychainGetStatus`.
-public func SecKeychainGetStatus(_ keychain: SecKeychain?, _ keychainStatus: UnsafeMutablePointer<SecKeychainStatus>) -> OSStatus {
+public func SecKeychainGetStatus(
+    _ keychain: SecKeychain?, _ keychainStatus: UnsafeMutablePointer<SecKeychainStatus>
+) -> OSStatus {
     withOSStatus {
         let target = try keychain ?? KeychainRegistry.defaultKeychain()
         let status = try mapStoreError { try target.store().status }
@@ -219,11 +233,14 @@ public func SecKeychainGetStatus(_ keychain: SecKeychain?, _ keychainStatus: Uns
 
 /// Changes the keychain password (our API beyond Apple's `SecKeychainChangePassword`, which is SPI):
 /// re-wraps only the master key. A nil new password removes password protection.
-public func SecKeychainChangePassword(_ keychain: SecKeychain?, _ oldPassword: String?, _ newPassword: String?) -> OSStatus {
+public func SecKeychainChangePassword(
+    _ keychain: SecKeychain?, _ oldPassword: String?, _ newPassword: String?
+) -> OSStatus {
     withOSStatus {
         let target = try keychain ?? KeychainRegistry.defaultKeychain()
         try mapStoreError {
-            try target.store().changePassword(from: oldPassword.map { Data($0.utf8) }, to: newPassword.map { Data($0.utf8) })
+            try target.store().changePassword(
+                from: oldPassword.map { Data($0.utf8) }, to: newPassword.map { Data($0.utf8) })
         }
     }
 }

@@ -46,9 +46,10 @@ public enum OpenSecurityPKCS12 {
         var entries: [PKCS12ExportIdentity] = []
         for (index, identity) in identities.enumerated() {
             let name = index < friendlyNames.count ? friendlyNames[index] : nil
-            entries.append(PKCS12ExportIdentity(
-                privateKey: identity.privateKey.key, certificate: Data(identity.certificate.certificate.derBytes),
-                friendlyName: name))
+            entries.append(
+                PKCS12ExportIdentity(
+                    privateKey: identity.privateKey.key, certificate: Data(identity.certificate.certificate.derBytes),
+                    friendlyName: name))
         }
         do {
             return try PKCS12Builder.export(

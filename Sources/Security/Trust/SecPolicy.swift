@@ -4,7 +4,6 @@ import OSecTrust
 // Apple's SecPolicy API (Security/SecPolicy.h). A policy is an immutable value: which checks to run (basic X.509,
 // SSL server/client with an optional host name, revocation) and their parameters.
 
-
 /// Apple's `SecPolicy`.
 public final class SecPolicy: NSObject, @unchecked Sendable {
     // @unchecked: immutable after init.
@@ -109,18 +108,22 @@ public func SecPolicyCreateWithProperties(_ policyIdentifier: CFTypeRef, _ prope
     let nameValue = dict[kSecPolicyName as String]
     if nameValue != nil && !(nameValue is String || nameValue is NSString) { return nil }
     let name = nameValue as? String
-    let basic = kSecPolicyAppleX509Basic as String, ssl = kSecPolicyAppleSSL as String
+    let basic = kSecPolicyAppleX509Basic as String
+    let ssl = kSecPolicyAppleSSL as String
     let revocation = kSecPolicyAppleRevocation as String
     switch oid {
     case basic:
         return SecPolicyCreateBasicX509()
     case ssl, kSecPolicyAppleSSLServer, kSecPolicyAppleSSLClient:
-        var client = (dict[kSecPolicyClient as String] as? Bool) ?? (dict[kSecPolicyClient as String] as? NSNumber)?.boolValue ?? false
+        var client =
+            (dict[kSecPolicyClient as String] as? Bool) ?? (dict[kSecPolicyClient as String] as? NSNumber)?.boolValue
+            ?? false
         if oid == kSecPolicyAppleSSLServer { client = false }
         if oid == kSecPolicyAppleSSLClient { client = true }
         return SecPolicy(.ssl(server: !client, hostname: name))
     case revocation:
-        let flags = (dict[kSecPolicyRevocationFlags as String] as? NSNumber)?.uintValue ?? kSecRevocationUseAnyAvailableMethod
+        let flags =
+            (dict[kSecPolicyRevocationFlags as String] as? NSNumber)?.uintValue ?? kSecRevocationUseAnyAvailableMethod
         return SecPolicyCreateRevocation(flags)
     default:
         return nil

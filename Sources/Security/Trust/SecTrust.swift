@@ -105,18 +105,22 @@ public final class SecTrust: NSObject, @unchecked Sendable {
             stores.append(AnchorStore.system)
         }
         let leaf = snapshot.certificates[0].certificate
-        let builder = ChainBuilder(anchors: stores, intermediates: snapshot.certificates.dropFirst().map(\.certificate),
-                                   options: options)
+        let builder = ChainBuilder(
+            anchors: stores, intermediates: snapshot.certificates.dropFirst().map(\.certificate),
+            options: options)
         let evaluation = builder.evaluate(leaf)
 
         // Reuse the caller's SecCertificate objects for chain members they supplied.
         let supplied = snapshot.certificates + (snapshot.customAnchors ?? [])
-        let chain = evaluation.chain.map { member in supplied.first { $0.certificate == member } ?? SecCertificate(member) }
+        let chain = evaluation.chain.map { member in
+            supplied.first { $0.certificate == member } ?? SecCertificate(member)
+        }
 
         var failures = evaluation.failures
         var excepted = false
         if let exceptions = snapshot.exceptions, !failures.isEmpty, !failures.hasFatal,
-            let first = exceptions.first, let digest = first["SHA1Digest"] as? Data, digest == leaf.sha1Fingerprint {
+            let first = exceptions.first, let digest = first["SHA1Digest"] as? Data, digest == leaf.sha1Fingerprint
+        {
             failures.removeAll { failure in
                 guard failure.index < exceptions.count else { return false }
                 return exceptions[failure.index][failure.check.rawValue] != nil
@@ -145,7 +149,8 @@ public final class SecTrust: NSObject, @unchecked Sendable {
         let description: String
         switch decisive.check.category {
         case .expired:
-            description = outcome.date.timeIntervalSince1970 < Double(certificate.notBefore.secondsSinceEpoch)
+            description =
+                outcome.date.timeIntervalSince1970 < Double(certificate.notBefore.secondsSinceEpoch)
                 ? "“\(summary)” certificate is not yet valid" : "“\(summary)” certificate is expired"
         case .name: description = "“\(summary)” certificate name does not match input"
         case .usage: description = "“\(summary)” certificate is not permitted for this usage"
@@ -164,10 +169,12 @@ public final class SecTrust: NSObject, @unchecked Sendable {
             perCertificate.append("Certificate \(index) “\(TrustText.summary(certificate))” has errors: \(texts)")
         }
         let code = Int(decisive.check.osStatus)
-        let underlying = NSError(domain: NSOSStatusErrorDomain, code: code,
-                                 userInfo: [NSLocalizedDescriptionKey: perCertificate.joined(separator: "\n")])
-        return NSError(domain: NSOSStatusErrorDomain, code: code,
-                       userInfo: [NSLocalizedDescriptionKey: description, NSUnderlyingErrorKey: underlying])
+        let underlying = NSError(
+            domain: NSOSStatusErrorDomain, code: code,
+            userInfo: [NSLocalizedDescriptionKey: perCertificate.joined(separator: "\n")])
+        return NSError(
+            domain: NSOSStatusErrorDomain, code: code,
+            userInfo: [NSLocalizedDescriptionKey: description, NSUnderlyingErrorKey: underlying])
     }
 }
 
@@ -215,9 +222,13 @@ func trustPolicies(_ value: CFTypeRef?) -> [SecPolicy]? {
 
 /// Apple's `SecTrustCreateWithCertificates`: a certificate or an array (leaf first, then intermediates in any
 /// order); a policy, an array of policies, or nil (BasicX509). Wrong types → errSecParam.
-public func SecTrustCreateWithCertificates(_ certificates: CFTypeRef, _ policies: CFTypeRef?,
-                                           _ trust: UnsafeMutablePointer<SecTrust?>) -> OSStatus {
-    guard let certs = trustCertificates(certificates), let policyList = trustPolicies(policies) else { return errSecParam }
+public func SecTrustCreateWithCertificates(
+    _ certificates: CFTypeRef, _ policies: CFTypeRef?,
+    _ trust: UnsafeMutablePointer<SecTrust?>
+) -> OSStatus {
+    guard let certs = trustCertificates(certificates), let policyList = trustPolicies(policies) else {
+        return errSecParam
+    }
     trust.pointee = SecTrust(certificates: certs, policies: policyList)
     return errSecSuccess
 }
@@ -226,11 +237,17 @@ public func SecTrustCreateWithCertificates(_ certificates: CFTypeRef, _ policies
 /// nil restores the system anchors (anchors-only false).
 public func SecTrustSetAnchorCertificates(_ trust: SecTrust, _ anchorCertificates: CFArray?) -> OSStatus {
     guard let anchorCertificates else {
-        trust.mutate { $0.customAnchors = nil; $0.anchorsOnly = false }
+        trust.mutate {
+            $0.customAnchors = nil
+            $0.anchorsOnly = false
+        }
         return errSecSuccess
     }
     guard let anchors = certificateArray(anchorCertificates) else { return errSecParam }
-    trust.mutate { $0.customAnchors = anchors; $0.anchorsOnly = true }
+    trust.mutate {
+        $0.customAnchors = anchors
+        $0.anchorsOnly = true
+    }
     return errSecSuccess
 }
 
@@ -241,7 +258,9 @@ public func SecTrustSetAnchorCertificatesOnly(_ trust: SecTrust, _ anchorCertifi
 }
 
 /// Apple's `SecTrustCopyCustomAnchorCertificates`: nil when none were set.
-public func SecTrustCopyCustomAnchorCertificates(_ trust: SecTrust, _ anchors: UnsafeMutablePointer<CFArray?>) -> OSStatus {
+public func SecTrustCopyCustomAnchorCertificates(
+    _ trust: SecTrust, _ anchors: UnsafeMutablePointer<CFArray?>
+) -> OSStatus {
     anchors.pointee = trust.state.withLock { $0.customAnchors.map { $0 as NSArray } }
     return errSecSuccess
 }
@@ -310,7 +329,9 @@ public func SecTrustSetCRLs(_ trust: SecTrust, _ crls: CFArray) -> OSStatus {
         let bytes = [UInt8](data.swiftData)
         if bytes.first == 0x30, let crl = try? CertificateRevocationList(derEncoded: bytes) {
             parsed.append(crl)
-        } else if let list = try? CertificateRevocationList.crls(fromPEM: String(decoding: bytes, as: UTF8.self)), !list.isEmpty {
+        } else if let list = try? CertificateRevocationList.crls(fromPEM: String(decoding: bytes, as: UTF8.self)),
+            !list.isEmpty
+        {
             parsed.append(contentsOf: list)
         } else {
             return errSecDecode
@@ -344,8 +365,10 @@ public func SecTrustEvaluate(_ trust: SecTrust, _ result: UnsafeMutablePointer<S
 private struct UncheckedCallback<T>: @unchecked Sendable { let value: T }
 
 /// Apple's `SecTrustEvaluateAsyncWithError`: evaluates on `queue` and calls `result` there.
-public func SecTrustEvaluateAsyncWithError(_ trust: SecTrust, _ queue: DispatchQueue,
-                                           _ result: @escaping SecTrustWithErrorCallback) -> OSStatus {
+public func SecTrustEvaluateAsyncWithError(
+    _ trust: SecTrust, _ queue: DispatchQueue,
+    _ result: @escaping SecTrustWithErrorCallback
+) -> OSStatus {
     let callback = UncheckedCallback(value: result)
     queue.async {
         var error: CFError? = nil
@@ -356,7 +379,9 @@ public func SecTrustEvaluateAsyncWithError(_ trust: SecTrust, _ queue: DispatchQ
 }
 
 /// Apple's deprecated `SecTrustEvaluateAsync`.
-public func SecTrustEvaluateAsync(_ trust: SecTrust, _ queue: DispatchQueue?, _ result: @escaping SecTrustCallback) -> OSStatus {
+public func SecTrustEvaluateAsync(
+    _ trust: SecTrust, _ queue: DispatchQueue?, _ result: @escaping SecTrustCallback
+) -> OSStatus {
     let callback = UncheckedCallback(value: result)
     (queue ?? DispatchQueue.global()).async {
         callback.value(trust, trust.evaluateIfNeeded().result)
@@ -384,7 +409,8 @@ nonisolated(unsafe) public let kSecPropertyKeyType: CFString = "type"
 nonisolated(unsafe) public let kSecPropertyKeyValue: CFString = "value"
 nonisolated(unsafe) public let kSecPropertyTypeError: CFString = "error"
 
-/// Apple's `SecTrustCopyResult` (nil before evaluation): `TrustResultValue`, `TrustEvaluationDate`, `TrustResultDetails` (one dictionary
+/// Apple's `SecTrustCopyResult` (nil before evaluation): `TrustResultValue`, `TrustEvaluationDate`,
+/// `TrustResultDetails` (one dictionary
 /// per chain certificate: failed check name → false; macOS-style `StatusCodes` array added) and
 /// `TrustRevocationChecked` when revocation was checked.
 public func SecTrustCopyResult(_ trust: SecTrust) -> CFDictionary? {
@@ -427,7 +453,9 @@ public func SecTrustCopyProperties(_ trust: SecTrust) -> CFArray? {
         }
         if !texts.contains(text) { texts.append(text) }
     }
-    return texts.map { [kSecPropertyKeyType as String: kSecPropertyTypeError as String, kSecPropertyKeyValue as String: $0] } as NSArray
+    return texts.map {
+        [kSecPropertyKeyType as String: kSecPropertyTypeError as String, kSecPropertyKeyValue as String: $0]
+    } as NSArray
 }
 
 // MARK: - Chain access
@@ -480,8 +508,12 @@ public func SecTrustCopyExceptions(_ trust: SecTrust) -> CFData? {
         if !entry.isEmpty || index == 0 { entry["SHA1Digest"] = certificate.sha1Fingerprint }
         entries.append(entry)
     }
-    while entries.count > 1, let last = entries.last, last.keys.allSatisfy({ $0 == "SHA1Digest" }) { entries.removeLast() }
-    return (try? PropertyListSerialization.data(fromPropertyList: entries, format: .binary, options: 0)).map { $0 as NSData }
+    while entries.count > 1, let last = entries.last, last.keys.allSatisfy({ $0 == "SHA1Digest" }) {
+        entries.removeLast()
+    }
+    return (try? PropertyListSerialization.data(fromPropertyList: entries, format: .binary, options: 0)).map {
+        $0 as NSData
+    }
 }
 
 /// Apple's `SecTrustSetExceptions`: true only if the exceptions were made for this leaf (entry 0's SHA-1 digest);
@@ -491,7 +523,9 @@ public func SecTrustSetExceptions(_ trust: SecTrust, _ exceptions: CFData?) -> B
         trust.mutate { $0.exceptions = nil }
         return true
     }
-    guard let list = try? PropertyListSerialization.propertyList(from: exceptions.swiftData, options: [], format: nil) as? [[String: Any]],
+    guard
+        let list = try? PropertyListSerialization.propertyList(from: exceptions.swiftData, options: [], format: nil)
+            as? [[String: Any]],
         let digest = list.first?["SHA1Digest"] as? Data,
         let leaf = trust.state.withLock({ $0.certificates.first }),
         digest == leaf.certificate.sha1Fingerprint
