@@ -3,8 +3,8 @@
 //
 // Layers (a target depends only on layers below it):
 //   C shims (COpenSSL, COpenSSLShims, CSQLite)
+//   OSecASN1 (pure Swift DER/BER + PEM, hex/base64; depends on nothing)
 //   → OSecCrypto (the only Swift code that touches OpenSSL)      OSecSQLite (the only Swift code that touches SQLite)
-//   → OSecASN1 (pure Swift DER/BER + PEM)
 //   → OSecX509
 //   → OSecPKCS12, OSecTrust
 //   → OSecKeychain
@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "OpenSSLBaseline", dependencies: ["COpenSSLBaseline"]),
 
         // MARK: Swift wrapper layers (the only Swift code with unsafe pointers)
-        .target(name: "OSecCrypto", dependencies: ["COpenSSL", "COpenSSLShims"]),
+        .target(name: "OSecCrypto", dependencies: ["COpenSSL", "COpenSSLShims", "OSecASN1"]),
         .target(name: "OSecSQLite", dependencies: ["CSQLite"]),
 
         // MARK: Pure Swift layers
@@ -49,25 +49,32 @@ let package = Package(
         .target(name: "OSecKeychain", dependencies: ["OSecSQLite", "OSecCrypto"]),
 
         // MARK: Apple's API
-        .target(name: "Security", dependencies: ["OSecCrypto", "OSecASN1", "OSecX509", "OSecPKCS12", "OSecTrust", "OSecKeychain"]),
+        .target(
+            name: "Security",
+            dependencies: ["OSecCrypto", "OSecASN1", "OSecX509", "OSecPKCS12", "OSecTrust", "OSecKeychain"]),
 
         // MARK: Tools
-        .executableTarget(name: "SecurityTool", dependencies: ["Security", "OSecCrypto"]),
-        .executableTarget(name: "Benchmarks", dependencies: ["Security", "OSecCrypto", "OSecX509", "OSecKeychain", "OpenSSLBaseline"]),
+        .executableTarget(name: "SecurityTool", dependencies: ["Security", "OSecASN1", "OSecCrypto"]),
+        .executableTarget(
+            name: "Benchmarks", dependencies: ["Security", "OSecCrypto", "OSecX509", "OSecKeychain", "OpenSSLBaseline"]),
         .executableTarget(name: "LimboHarness", dependencies: ["Security", "OSecTrust", "OSecX509", "OSecASN1"]),
 
         // MARK: Tests
-        .target(name: "OSecTestSupport", dependencies: ["OSecCrypto"], path: "Tests/OSecTestSupport"),
+        .target(name: "OSecTestSupport", dependencies: ["OSecCrypto", "OSecASN1"], path: "Tests/OSecTestSupport"),
         // A second process for the keychain's multi-process and crash tests (not a product).
         .executableTarget(name: "KeychainStress", dependencies: ["Security"], path: "Tests/KeychainStress"),
         .testTarget(name: "OSecCryptoTests", dependencies: ["OSecCrypto", "OSecTestSupport"]),
         .testTarget(name: "OSecASN1Tests", dependencies: ["OSecASN1"]),
         .testTarget(name: "OSecSQLiteTests", dependencies: ["OSecSQLite"]),
-        .testTarget(name: "OSecX509Tests", dependencies: ["OSecX509", "OSecTestSupport"]),
-        .testTarget(name: "OSecKeychainTests", dependencies: ["OSecKeychain", "OSecTestSupport"]),
-        .testTarget(name: "OSecPKCS12Tests", dependencies: ["OSecPKCS12", "OSecTestSupport"]),
-        .testTarget(name: "OSecTrustTests", dependencies: ["OSecTrust", "OSecTestSupport"]),
-        .testTarget(name: "SecurityTests", dependencies: ["Security", "OSecTestSupport", "OSecASN1", "OSecCrypto", "OSecX509"]),
+        .testTarget(name: "OSecX509Tests", dependencies: ["OSecX509", "OSecASN1", "OSecCrypto", "OSecTestSupport"]),
+        .testTarget(name: "OSecKeychainTests", dependencies: ["OSecKeychain", "OSecSQLite", "OSecTestSupport"]),
+        .testTarget(
+            name: "OSecPKCS12Tests", dependencies: ["OSecPKCS12", "OSecASN1", "OSecCrypto", "OSecTestSupport"]),
+        .testTarget(
+            name: "OSecTrustTests",
+            dependencies: ["OSecTrust", "OSecASN1", "OSecCrypto", "OSecX509", "OSecTestSupport"]),
+        .testTarget(
+            name: "SecurityTests", dependencies: ["Security", "OSecTestSupport", "OSecASN1", "OSecCrypto", "OSecX509"]),
     ],
     swiftLanguageModes: [.v6]
 )

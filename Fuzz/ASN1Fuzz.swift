@@ -1,5 +1,7 @@
-// libFuzzer entry point for OSecASN1. Built by Fuzz/run-fuzz.sh together with Sources/OSecASN1/*.swift
-// into one module, so `package` declarations are visible. The pointer use is confined to this harness.
+// libFuzzer entry point for OSecASN1. Built by `Fuzz/fuzz.sh asn1`, which compiles the OSecASN1 sources as their
+// own module with the same package name, so `package` declarations are visible. The pointer use is confined to
+// this harness.
+import OSecASN1
 
 /// Walks every node and re-serializes, so lazy child iteration and the writer are exercised too.
 private func exercise(_ node: ASN1Node) {

@@ -1,5 +1,5 @@
 // libFuzzer target for PKCS#12 import: PKCS12File.decode + identities (MAC, decryption, bag walking,
-// key/certificate pairing, chain building). Built by Fuzz/run-pkcs12-fuzz.sh.
+// key/certificate pairing, chain building). Built by `Fuzz/fuzz.sh pkcs12`.
 import Foundation
 import OSecPKCS12
 

@@ -1,5 +1,5 @@
 // libFuzzer entry point for the X.509 parse paths: DER certificates (strict and Apple's prefix mode), CSRs,
-// PEM bundles, plus every lazily decoded extension. Built by Fuzz/run-x509-fuzz.sh, which compiles OSecASN1,
+// PEM bundles, plus every lazily decoded extension. Built by `Fuzz/fuzz.sh x509`, which compiles OSecASN1,
 // OSecCrypto (+ the COpenSSLShims C file) and OSecX509 as separate instrumented modules and links this harness.
 // Signature checks (which go into OpenSSL) are deliberately not fuzzed here; the pointer use is confined to this file.
 import OSecASN1

@@ -8,7 +8,7 @@ package enum PKCS12Limits {
     /// Largest KDF iteration count (PKCS#12 KDF, PBKDF2, MAC). Ten million PBKDF2-HMAC-SHA256 rounds take
     /// about 9 s here; real files use 2048 (OpenSSL) to 600,000 (hardened exports).
     #if PKCS12_FUZZING
-    // Fuzz builds (Fuzz/run-pkcs12-fuzz.sh) cap iterations low so inputs that mutate a count upwards do
+    // Fuzz builds (`Fuzz/fuzz.sh pkcs12`) cap iterations low so inputs that mutate a count upwards do
     // not slow the fuzzer to a crawl; the code paths are the same.
     package static let maximumIterations = 4096
     #else

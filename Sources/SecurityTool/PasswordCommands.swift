@@ -1,5 +1,5 @@
 import Foundation
-import OSecCrypto
+import OSecASN1
 import Security
 
 /// `add-`, `find-` and `delete-generic-password` / `-internet-password`, with macOS security(1)'s options,

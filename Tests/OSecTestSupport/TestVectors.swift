@@ -1,4 +1,5 @@
 import Foundation
+import OSecASN1
 import OSecCrypto
 
 /// Locates the test vectors this repository carries under `Tests/Vectors/` (copied unchanged from upstream, with

@@ -1,4 +1,5 @@
 import Foundation
+import OSecASN1
 
 /// OpenSSL's traditional PEM encryption (`Proc-Type: 4,ENCRYPTED`, `DEK-Info: CIPHER,IVHEX`), as written
 /// by `openssl genrsa -des3 -traditional` or `openssl rsa -aes256 -traditional`.

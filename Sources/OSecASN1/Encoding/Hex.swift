@@ -1,6 +1,7 @@
 import Foundation
 
-/// Hexadecimal text to bytes (legacy PEM IVs, the `security` tool's `-X`).
+/// Hexadecimal text to bytes (legacy PEM IVs, the `security` tool's `-X`, test vectors); the counterpart of
+/// ``Base64`` for the layers above.
 package enum HexDecoding {
     /// The bytes `text` spells with two hex digits each (either case), or nil for odd lengths and other characters.
     package static func data(_ text: String) -> Data? {
