@@ -5,6 +5,7 @@
 //   C shims (COpenSSL, COpenSSLShims, CSQLite)
 //   OSecASN1 (pure Swift DER/BER + PEM, hex/base64; depends on nothing)
 //   → OSecCrypto (the only Swift code that touches OpenSSL)      OSecSQLite (the only Swift code that touches SQLite)
+//     OSecSystem (the only Swift code that calls POSIX file functions)
 //   → OSecX509
 //   → OSecPKCS12, OSecTrust
 //   → OSecKeychain
@@ -40,13 +41,15 @@ let package = Package(
         // MARK: Swift wrapper layers (the only Swift code with unsafe pointers)
         .target(name: "OSecCrypto", dependencies: ["COpenSSL", "COpenSSLShims", "OSecASN1"]),
         .target(name: "OSecSQLite", dependencies: ["CSQLite"]),
+        // POSIX: files with exact modes, durability, atomic replacement (the C library, wrapped).
+        .target(name: "OSecSystem"),
 
         // MARK: Pure Swift layers
         .target(name: "OSecASN1"),
         .target(name: "OSecX509", dependencies: ["OSecASN1", "OSecCrypto"]),
         .target(name: "OSecPKCS12", dependencies: ["OSecASN1", "OSecCrypto", "OSecX509"]),
         .target(name: "OSecTrust", dependencies: ["OSecASN1", "OSecCrypto", "OSecX509"]),
-        .target(name: "OSecKeychain", dependencies: ["OSecSQLite", "OSecCrypto"]),
+        .target(name: "OSecKeychain", dependencies: ["OSecSQLite", "OSecCrypto", "OSecSystem"]),
 
         // MARK: Apple's API
         .target(

@@ -1,7 +1,19 @@
 #!/usr/bin/env bash
-# The test command: install what is missing (including the openssl and keytool peers), build, run every test.
+# The test command: install what is missing (including the openssl and keytool peers), check the source rules,
+# build with the build-time rules enforced, run every test.
+#   - --explicit-target-dependency-import-check error: a target may not import a package target it does not
+#     declare (scripts/check-rules.py also requires direct declaration);
+#   - -warnings-as-errors for Swift, and any C compiler warning in our own targets fails the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --with-test-peers
-swift build --build-tests
+scripts/check.sh
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+swift build --build-tests --explicit-target-dependency-import-check error -Xswiftc -warnings-as-errors 2>&1 \
+    | tee "$log"
+if grep -E "^$(pwd)/(Sources|Tests)/.*: warning:" "$log"; then
+    echo "test: the build has warnings in our own targets (above)" >&2
+    exit 1
+fi
 swift test --skip-build

@@ -136,7 +136,7 @@ import Testing
             let cert = try CertificateFixtures.leaf(subject: [("CN", "key")], key: key)
             let copied = try #require(SecCertificateCopyKey(cert))
             #expect(copied == KeyFixtures.publicKey(key))
-            #expect(SecCertificateCopyPublicKey(cert) == copied)
+            #expect((DeprecatedAPI() as any DeprecatedCalls).certificateCopyPublicKey(cert) == copied)
         }
     }
 
@@ -244,5 +244,18 @@ import Testing
                 notBefore: CertificateFixtures.notBefore, notAfter: CertificateFixtures.notAfter)
         }
         #expect(error?.code == Int(errSecDecode))
+    }
+}
+
+/// Apple's deprecated functions, called through a protocol so the tests that cover them build without
+/// deprecation warnings (the build treats warnings as errors).
+protocol DeprecatedCalls {
+    func certificateCopyPublicKey(_ certificate: SecCertificate) -> SecKey?
+}
+
+struct DeprecatedAPI: DeprecatedCalls {
+    @available(*, deprecated)
+    func certificateCopyPublicKey(_ certificate: SecCertificate) -> SecKey? {
+        SecCertificateCopyPublicKey(certificate)
     }
 }

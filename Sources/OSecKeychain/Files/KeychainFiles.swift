@@ -1,10 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import OSecSystem
 
 /// The files that make up one keychain, and the file-system chores around them.
 ///
@@ -57,34 +52,26 @@ package struct KeychainFiles: Sendable {
             current = (current as NSString).deletingLastPathComponent
         }
         for directory in missing.reversed() {
-            if mkdir(directory, 0o700) != 0 && errno != EEXIST {
-                throw KeychainFiles.posixError("cannot create directory \(directory)")
-            }
-            _ = chmod(directory, 0o700)  // umask may have removed bits; never add more than 0700
-            KeychainFiles.syncDirectory(of: directory)  // the new entry must survive power loss too
+            try Self.mapping { () throws(SystemError) in try POSIXFiles.makeDirectory(directory, mode: 0o700) }
+            POSIXFiles.syncDirectory(of: directory)  // the new entry must survive power loss too
         }
     }
 
     /// Creates the database file with mode 0600 before SQLite opens it (SQLite gives the -wal and -shm
     /// files the database's mode). Returns `false` when `exclusive` and the file already exists.
     func createDatabaseFile(exclusive: Bool) throws(KeychainStoreError) -> Bool {
-        var flags = O_CREAT | O_RDWR | O_CLOEXEC
-        if exclusive { flags |= O_EXCL }
-        let fd = open(database, flags, 0o600)
-        if fd < 0 {
-            if exclusive && errno == EEXIST { return false }
-            throw KeychainFiles.posixError("cannot create \(database)")
+        let created = try Self.mapping { () throws(SystemError) in
+            try POSIXFiles.createFile(database, mode: 0o600, exclusive: exclusive)
         }
-        _ = fchmod(fd, 0o600)
-        close(fd)
-        KeychainFiles.syncDirectory(of: database)  // SQLite syncs the WAL's directory entry, not the database's
-        return true
+        // SQLite syncs the WAL's directory entry, not the database's.
+        if created { POSIXFiles.syncDirectory(of: database) }
+        return created
     }
 
     /// Sets mode 0600 on every keychain file that exists (a safety net after SQLite created -wal/-shm).
     func restrictPermissions() {
         for file in all where FileManager.default.fileExists(atPath: file) {
-            _ = chmod(file, 0o600)
+            POSIXFiles.setMode(file, mode: 0o600)
         }
     }
 
@@ -92,9 +79,7 @@ package struct KeychainFiles: Sendable {
     func removeAll() throws(KeychainStoreError) {
         guard exists else { throw KeychainStoreError(.noSuchKeychain, "no keychain at \(database)") }
         for file in all where FileManager.default.fileExists(atPath: file) || isDanglingLink(file) {
-            if unlink(file) != 0 && errno != ENOENT {
-                throw KeychainFiles.posixError("cannot remove \(file)")
-            }
+            try Self.mapping { () throws(SystemError) in try POSIXFiles.remove(file) }
         }
     }
 
@@ -102,41 +87,19 @@ package struct KeychainFiles: Sendable {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
     }
 
-    /// Writes `contents` to `path` atomically and durably with mode 0600: temporary file, fsync, rename,
-    /// fsync of the directory.
+    /// Writes `contents` to `path` atomically and durably with mode 0600 (temporary file, fsync, rename, fsync
+    /// of the directory).
     static func writeDurably(_ contents: Data, to path: String) throws(KeychainStoreError) {
-        let temporary = path + ".tmp-\(UUID().uuidString)"
-        let fd = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw posixError("cannot create \(temporary)") }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        try mapping { () throws(SystemError) in try POSIXFiles.writeDurably(contents, to: path, mode: 0o600) }
+    }
+
+    /// Runs a system call wrapper, turning its failure into the store's error (`noSuchKeychain` for a missing
+    /// file, else `io`).
+    static func mapping<R>(_ body: () throws(SystemError) -> R) throws(KeychainStoreError) -> R {
         do {
-            try handle.write(contentsOf: contents)
-            try handle.synchronize()
-            try handle.close()
+            return try body()
         } catch {
-            unlink(temporary)
-            throw KeychainStoreError(.io, "cannot write \(temporary)", underlying: error)
+            throw KeychainStoreError(error.isNotFound ? .noSuchKeychain : .io, error.description, underlying: error)
         }
-        guard rename(temporary, path) == 0 else {
-            let failure = posixError("cannot rename \(temporary)")
-            unlink(temporary)
-            throw failure
-        }
-        syncDirectory(of: path)
-    }
-
-    /// fsyncs the directory containing `path`, so a newly created or renamed entry survives power loss.
-    static func syncDirectory(of path: String) {
-        let directory = (path as NSString).deletingLastPathComponent
-        let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        _ = fsync(fd)
-        close(fd)
-    }
-
-    static func posixError(_ what: String) -> KeychainStoreError {
-        let code = errno
-        let text = String(cString: strerror(code))
-        return KeychainStoreError(code == ENOENT ? .noSuchKeychain : .io, "\(what): \(text) (errno \(code))")
     }
 }

@@ -1,0 +1,82 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The POSIX file operations the layers above need and Foundation does not offer with the right guarantees:
+/// creation with an exact mode, durability (fsync of a file and of its directory entry) and atomic replacement.
+///
+/// This is the only Swift code above the C layer, besides the OpenSSL and SQLite wrappers, that calls the C
+/// library; everything here takes and returns Swift values.
+package enum POSIXFiles {
+    /// Creates `path` as a directory with `mode` (an existing one is left alone) and then sets exactly `mode`,
+    /// which the umask may have narrowed; never adds bits beyond `mode`.
+    package static func makeDirectory(_ path: String, mode: UInt16) throws(SystemError) {
+        if mkdir(path, mode_t(mode)) != 0 && errno != EEXIST {
+            throw SystemError.current("cannot create directory \(path)")
+        }
+        _ = chmod(path, mode_t(mode))
+    }
+
+    /// Creates `path` with `mode`; `false` when `exclusive` and the file already exists. The mode is set with
+    /// `fchmod` on the new descriptor (the umask may have removed bits).
+    package static func createFile(_ path: String, mode: UInt16, exclusive: Bool) throws(SystemError) -> Bool {
+        var flags = O_CREAT | O_RDWR | O_CLOEXEC
+        if exclusive { flags |= O_EXCL }
+        let fd = open(path, flags, mode_t(mode))
+        if fd < 0 {
+            if exclusive && errno == EEXIST { return false }
+            throw SystemError.current("cannot create \(path)")
+        }
+        defer { close(fd) }
+        guard fchmod(fd, mode_t(mode)) == 0 else { throw SystemError.current("cannot set the mode of \(path)") }
+        return true
+    }
+
+    /// Sets `mode` on `path` if it exists.
+    package static func setMode(_ path: String, mode: UInt16) {
+        _ = chmod(path, mode_t(mode))
+    }
+
+    /// Removes `path`; a missing file is not an error.
+    package static func remove(_ path: String) throws(SystemError) {
+        if unlink(path) != 0 && errno != ENOENT {
+            throw SystemError.current("cannot remove \(path)")
+        }
+    }
+
+    /// Writes `contents` to `path` atomically and durably with `mode`: a temporary file created exclusively,
+    /// written, fsync'd, renamed over `path`, then the directory fsync'd.
+    package static func writeDurably(_ contents: Data, to path: String, mode: UInt16) throws(SystemError) {
+        let temporary = path + ".tmp-\(UUID().uuidString)"
+        let fd = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, mode_t(mode))
+        guard fd >= 0 else { throw SystemError.current("cannot create \(temporary)") }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        do {
+            try handle.write(contentsOf: contents)
+            try handle.synchronize()
+            try handle.close()
+        } catch {
+            unlink(temporary)
+            throw SystemError("cannot write \(temporary): \(error)", code: EIO)
+        }
+        guard rename(temporary, path) == 0 else {
+            let failure = SystemError.current("cannot rename \(temporary)")
+            unlink(temporary)
+            throw failure
+        }
+        syncDirectory(of: path)
+    }
+
+    /// fsyncs the directory containing `path`, so a newly created, renamed or removed entry survives power loss.
+    package static func syncDirectory(of path: String) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// A failed POSIX call: what was attempted, and `errno`.
+package struct SystemError: Error, Sendable, CustomStringConvertible {
+    /// The operation and its operand, e.g. `cannot create /path`.
+    package let operation: String
+    /// `errno` after the call.
+    package let code: Int32
+
+    package init(_ operation: String, code: Int32) {
+        self.operation = operation
+        self.code = code
+    }
+
+    /// Builds the error from the current `errno`.
+    static func current(_ operation: String) -> SystemError {
+        SystemError(operation, code: errno)
+    }
+
+    /// The file or directory does not exist (`ENOENT`).
+    package var isNotFound: Bool { code == ENOENT }
+
+    /// `<operation>: <strerror> (errno N)`.
+    package var description: String {
+        "\(operation): \(String(cString: strerror(code))) (errno \(code))"
+    }
+}
