@@ -34,6 +34,11 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
         // Baseline measurements of OpenSSL itself, for the benchmark executable only.
         .target(name: "COpenSSLBaseline", dependencies: ["COpenSSL", "CSQLite"]),
         .target(name: "OpenSSLBaseline", dependencies: ["COpenSSLBaseline"]),
@@ -43,6 +48,8 @@ let package = Package(
         .target(name: "OSecSQLite", dependencies: ["CSQLite"]),
         // POSIX: files with exact modes, durability, atomic replacement (the C library, wrapped).
         .target(name: "OSecSystem"),
+        // PostgreSQL client (libpq): connections, parameterized queries, LISTEN/NOTIFY (the keychain's sync).
+        .target(name: "OSecPostgres", dependencies: ["CLibPQ"]),
 
         // MARK: Pure Swift layers
         .target(name: "OSecASN1"),

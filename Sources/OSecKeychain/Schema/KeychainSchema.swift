@@ -17,7 +17,9 @@ enum KeychainSchema {
 
     /// Every migration since day one, in order. Append only.
     static let migrations: [Migration] = [
-        Migration(version: 1, statements: version1())
+        Migration(version: 1, statements: version1()),
+        // The sync ledger: item ids, outbox, state and conflicts of synchronizable items (OSecSync).
+        Migration(version: 2, statements: SyncLedger.schema),
     ]
 
     /// The version a fully migrated keychain has.

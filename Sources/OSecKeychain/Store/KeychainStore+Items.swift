@@ -37,10 +37,15 @@ extension KeychainStore {
                         try $0.bind(row.bindings)
                         try $0.run()
                     }
-                    return db.lastInsertRowID
+                    let rowID = db.lastInsertRowID
+                    if row.item.isSynchronizable {  // the outbox entry commits with the item
+                        try syncLedger.recordChanges(db, itemClass: itemClass, uuids: [row.uuid])
+                    }
+                    return rowID
                 }
             }
         }
+        syncLedger.flush()
         var result: [KeychainItem] = []
         result.reserveCapacity(rows.count)
         for (row, rowID) in zip(rows, rowIDs) {
@@ -134,7 +139,7 @@ extension KeychainStore {
         let now = Date().timeIntervalSinceReferenceDate
         let keyRing = self.keyRing
 
-        return try KeychainStore.mapErrors {
+        let updated = try KeychainStore.mapErrors {
             try db.transaction(.immediate) {
                 let targets = try db.query(selectSQL, bindings) { row in
                     (
@@ -169,9 +174,14 @@ extension KeychainStore {
                             .integer(target.id),
                         ])
                 }
+                if query.isSynchronizable != false || changes.isSynchronizable == true {
+                    try syncLedger.recordChanges(db, itemClass: itemClass, uuids: targets.map(\.uuid))
+                }
                 return targets.count
             }
         }
+        syncLedger.flush()
+        return updated
     }
 
     /// Deletes every item matching `query` (its limit is ignored) in one IMMEDIATE transaction.
@@ -179,12 +189,21 @@ extension KeychainStore {
     package func delete(_ query: ItemQuery) throws(KeychainStoreError) -> Int {
         let (clause, bindings) = try ItemSQL.whereClause(query)
         let sql = "DELETE FROM \"\(query.itemClass.code)\"" + clause
-        return try KeychainStore.mapErrors {
+        let deleted = try KeychainStore.mapErrors {
             try db.transaction(.immediate) {
+                let synchronizable =
+                    query.isSynchronizable == false
+                    ? []
+                    : try syncLedger.synchronizableRows(
+                        db, itemClass: query.itemClass, clause: clause, bindings: bindings)
                 try db.run(sql, bindings)
-                return db.changes
+                let count = db.changes
+                try syncLedger.recordChanges(db, itemClass: query.itemClass, uuids: synchronizable)
+                return count
             }
         }
+        syncLedger.flush()
+        return deleted
     }
 
     /// The INSERT bindings for `item` and the attributes as they will read back.
