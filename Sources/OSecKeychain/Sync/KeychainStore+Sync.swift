@@ -21,7 +21,8 @@ extension KeychainStore {
                 for (key, value) in values {
                     if let value {
                         try db.run(
-                            "INSERT INTO sync_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = ?",
+                            "INSERT INTO sync_state (key, value) VALUES (?, ?) "
+                                + "ON CONFLICT (key) DO UPDATE SET value = ?",
                             [.text(key), .blob(value), .blob(value)])
                     } else {
                         try db.run("DELETE FROM sync_state WHERE key = ?", [.text(key)])
@@ -121,7 +122,8 @@ extension KeychainStore {
             try db.transaction(.immediate) {
                 for itemID in itemIDs {
                     try db.run(
-                        "UPDATE sync_outbox SET claimed_pid = NULL, claimed_until = NULL WHERE item_id = ? AND claimed_pid = ?",
+                        "UPDATE sync_outbox SET claimed_pid = NULL, claimed_until = NULL "
+                            + "WHERE item_id = ? AND claimed_pid = ?",
                         [.blob(itemID), .integer(POSIXProcesses.currentID)])
                 }
             }

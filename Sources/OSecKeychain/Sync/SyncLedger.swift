@@ -94,7 +94,8 @@ package final class SyncLedger: @unchecked Sendable {  // sendable: `applyingRem
             } else if isSynchronizable {
                 let itemID = try PasswordKDF.randomBytes(16)  // random: never derived from attributes
                 try db.run(
-                    "INSERT INTO sync_items (item_id, class, persistref, version, member, mdat) VALUES (?, ?, ?, 0, NULL, ?)",
+                    "INSERT INTO sync_items (item_id, class, persistref, version, member, mdat) "
+                        + "VALUES (?, ?, ?, 0, NULL, ?)",
                     [.blob(itemID), .text(itemClass.code), .blob(uuid), .real(now)])
                 try enqueue(db, itemID)
             }
@@ -115,7 +116,8 @@ package final class SyncLedger: @unchecked Sendable {  // sendable: `applyingRem
 
     func enqueue(_ db: Database, _ itemID: Data) throws {
         try db.run(
-            "INSERT INTO sync_outbox (item_id, change) VALUES (?, 1) ON CONFLICT (item_id) DO UPDATE SET change = change + 1",
+            "INSERT INTO sync_outbox (item_id, change) VALUES (?, 1) "
+                + "ON CONFLICT (item_id) DO UPDATE SET change = change + 1",
             [.blob(itemID)])
         noteChange()
     }
