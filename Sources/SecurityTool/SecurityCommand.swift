@@ -22,6 +22,11 @@ enum SecurityCommand {
             import                      Import a PKCS#12 file or certificates (-k keychain, -P passphrase, -f format).
             list-keychains              Display the keychains (the default one first).
             show-keychain-info          Show the settings of a keychain.
+            sync-agent                  Keep a keychain in sync with its circle (runs until stopped).
+            sync-join                   Join (or create) a sync circle: -u URL -c circle [keychain].
+            sync-leave                  Leave the keychain's sync circle.
+            sync-now                    Push and pull every change now.
+            sync-status                 Show the circle, members, pending changes and conflicts (-j: JSON).
 
         Password options: -a account, -s service (generic) or server (internet), -l label, -j comment,
         -D kind, -c creator, -C type; generic: -G generic attribute; internet: -d security domain, -p path,
@@ -54,6 +59,11 @@ enum SecurityCommand {
         case "show-keychain-info": return KeychainCommands.showInfo(rest)
         case "demo": return Demo.run(rest)
         case "error": return ErrorCommand.run(rest)
+        case "sync-join": return SyncCommands.join(rest)
+        case "sync-leave": return SyncCommands.leave(rest)
+        case "sync-status": return SyncCommands.status(rest)
+        case "sync-now": return SyncCommands.now(rest)
+        case "sync-agent": return SyncCommands.agent(rest)
         case "help", "-h":
             print(usage)
             return 0

@@ -102,14 +102,17 @@ extension KeychainStore {
             }
         }
         do {
-            return try claimed.map { (itemID, change) throws(KeychainStoreError) in
-                let state = try syncItemState(itemID)
+            var entries: [SyncOutboxEntry] = []
+            for (itemID, change) in claimed {
+                guard let state = try syncItemState(itemID) else { continue }  // never happens: same transaction
                 var record: SyncRecord?
-                if let ref = state?.persistentRef { record = try self.record(ref) }
-                return SyncOutboxEntry(
-                    itemID: itemID, change: change, baseVersion: state?.version ?? 0, record: record,
-                    deletionDate: record == nil ? state?.modificationDate : nil)
+                if let ref = state.persistentRef { record = try self.record(ref) }
+                entries.append(
+                    SyncOutboxEntry(
+                        itemID: itemID, itemClass: state.itemClass, change: change, baseVersion: state.version,
+                        record: record, deletionDate: record == nil ? state.modificationDate : nil))
             }
+            return entries
         } catch {
             try? releaseSyncClaims(claimed.map(\.0))
             throw error

@@ -47,6 +47,8 @@ package struct SyncRecord: Sendable, Hashable {
 package struct SyncOutboxEntry: Sendable {
     /// The item's sync id (random, 16 bytes).
     package let itemID: Data
+    /// The item's class.
+    package let itemClass: ItemClass
     /// The change counter at claim time: the push completes only this many changes.
     package let change: Int64
     /// The server version the change is based on (0 = the item is new to the server).
