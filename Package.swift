@@ -77,9 +77,14 @@ let package = Package(
         .target(name: "OSecTestSupport", dependencies: ["OSecCrypto", "OSecASN1"], path: "Tests/OSecTestSupport"),
         // A second process for the keychain's multi-process and crash tests (not a product).
         .executableTarget(name: "KeychainStress", dependencies: ["Security"], path: "Tests/KeychainStress"),
+        // One "machine" of the sync acceptance tests (a separate process per keychain; not a product).
+        .executableTarget(name: "SyncStress", dependencies: ["Security"], path: "Tests/SyncStress"),
         .testTarget(name: "OSecCryptoTests", dependencies: ["OSecCrypto", "OSecTestSupport"]),
         .testTarget(name: "OSecASN1Tests", dependencies: ["OSecASN1"]),
         .testTarget(name: "OSecSQLiteTests", dependencies: ["OSecSQLite"]),
+        .testTarget(
+            name: "OSecSyncTests",
+            dependencies: ["OSecSync", "OSecKeychain", "OSecPostgres", "OSecCrypto", "OSecTestSupport"]),
         .testTarget(name: "OSecX509Tests", dependencies: ["OSecX509", "OSecASN1", "OSecCrypto", "OSecTestSupport"]),
         .testTarget(name: "OSecKeychainTests", dependencies: ["OSecKeychain", "OSecSQLite", "OSecTestSupport"]),
         .testTarget(

@@ -3,9 +3,12 @@
 #   scripts/pg-test-server.sh start DIR [PORT] [--durable]   initdb in DIR/data, start it with a Unix socket in DIR
 #                                                           (no TCP), print the libpq connection string
 #   scripts/pg-test-server.sh stop DIR                      stop it (fast shutdown) and leave DIR for the caller
-#   scripts/pg-test-server.sh restart DIR                   start the existing DIR/data again
+#   scripts/pg-test-server.sh restart DIR                   start the stopped server of DIR again
+#   scripts/pg-test-server.sh destroy DIR                   stop it and remove its data and DIR
 # PostgreSQL refuses to run as root: when run as root, the server runs as the dedicated user `osecpg` (created
-# here with useradd when missing). Trust authentication over the socket only; fsync is off unless --durable.
+# here with useradd when missing), with its data and socket in a fresh directory under /tmp that it owns (DIR,
+# maybe inside a root-only temporary directory, holds only the bookkeeping). Trust authentication over the socket
+# only; fsync is off unless --durable.
 set -euo pipefail
 
 bindir() {
@@ -29,42 +32,49 @@ as_server_user() {
 
 command="${1:-}"
 dir="${2:-}"
-[ -n "$command" ] && [ -n "$dir" ] || { echo "usage: $0 start|stop|restart DIR [PORT] [--durable]" >&2; exit 2; }
+[ -n "$command" ] && [ -n "$dir" ] || { echo "usage: $0 start|stop|restart|destroy DIR [PORT] [--durable]" >&2; exit 2; }
 bin="$(bindir)"
 mkdir -p "$dir"
 dir="$(cd "$dir" && pwd)"
 
 case "$command" in
-start | restart)
+start)
     port="${3:-5432}"
     fsync=off
     for arg in "$@"; do [ "$arg" = "--durable" ] && fsync=on; done
     [ "$port" = "--durable" ] && port=5432
+    home="$(mktemp -d /tmp/osec-pg.XXXXXX)"
     if [ "$(id -u)" -eq 0 ]; then
         id osecpg >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin osecpg
-        chown osecpg "$dir"
-        chmod 0755 "$dir"
+        chown osecpg "$home"
     fi
-    if [ "$command" = start ]; then
-        as_server_user "$bin/initdb" -D "$dir/data" -U osec --auth=trust -E UTF8 --no-locale >"$dir/initdb.log" 2>&1 \
-            || { cat "$dir/initdb.log" >&2; exit 1; }
-        echo "$port" >"$dir/port"
-        echo "$fsync" >"$dir/fsync"
-    else
-        port="$(cat "$dir/port")"
-        fsync="$(cat "$dir/fsync")"
-    fi
-    as_server_user "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-c listen_addresses='' -c unix_socket_directories='$dir' -p $port -c fsync=$fsync -c max_connections=200" \
-        start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
-    echo "host=$dir port=$port user=osec dbname=postgres"
+    echo "$home" >"$dir/home"
+    echo "$port" >"$dir/port"
+    echo "$fsync" >"$dir/fsync"
+    as_server_user "$bin/initdb" -D "$home/data" -U osec --auth=trust -E UTF8 --no-locale >"$dir/initdb.log" 2>&1 \
+        || { cat "$dir/initdb.log" >&2; exit 1; }
+    "$0" restart "$dir"
     ;;
-stop)
-    [ -d "$dir/data" ] || exit 0
-    as_server_user "$bin/pg_ctl" -D "$dir/data" -m fast -w -t 60 stop >/dev/null 2>&1 || true
+restart)
+    home="$(cat "$dir/home")"
+    port="$(cat "$dir/port")"
+    fsync="$(cat "$dir/fsync")"
+    as_server_user "$bin/pg_ctl" -D "$home/data" -l "$home/server.log" -w -t 60 \
+        -o "-c listen_addresses='' -c unix_socket_directories='$home' -p $port -c fsync=$fsync -c max_connections=200" \
+        start >/dev/null || { cat "$home/server.log" >&2; exit 1; }
+    echo "host=$home port=$port user=osec dbname=postgres"
+    ;;
+stop | destroy)
+    [ -f "$dir/home" ] || exit 0
+    home="$(cat "$dir/home")"
+    [ -d "$home/data" ] && as_server_user "$bin/pg_ctl" -D "$home/data" -m fast -w -t 60 stop >/dev/null 2>&1 || true
+    if [ "$command" = destroy ]; then
+        case "$home" in /tmp/osec-pg.*) rm -rf "$home" ;; esac
+        rm -rf "$dir"
+    fi
     ;;
 *)
-    echo "usage: $0 start|stop|restart DIR [PORT] [--durable]" >&2
+    echo "usage: $0 start|stop|restart|destroy DIR [PORT] [--durable]" >&2
     exit 2
     ;;
 esac

@@ -47,6 +47,7 @@ enum PGType {
     static let boolArray: UInt32 = 1000
     static let byteaArray: UInt32 = 1001
     static let int8Array: UInt32 = 1016
+    static let void: UInt32 = 2278
 }
 
 extension PGValue {
@@ -69,6 +70,7 @@ extension PGValue {
     static func decode(type: UInt32, bytes: Data) throws(PGError) -> PGValue {
         switch type {
         case PGType.bytea: return .bytes(bytes)
+        case PGType.void: return .null
         case PGType.text, PGType.varchar, PGType.name: return .text(String(decoding: bytes, as: UTF8.self))
         case PGType.bool:
             guard bytes.count == 1 else { throw PGError(.protocolViolation, "malformed bool") }

@@ -63,7 +63,7 @@ enum SyncCommands {
         }
         if json || options.flags.contains("j") {
             let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             encoder.dateEncodingStrategy = .iso8601
             guard let data = try? encoder.encode(status) else { return ToolOutput.exitCode(errSecInternal) }
             print(String(decoding: data, as: UTF8.self))
