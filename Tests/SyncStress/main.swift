@@ -14,6 +14,7 @@
 //   SyncStress add-identity <keychain> <p12> <password>      import a PKCS#12 and add its identity, synchronizable
 //   SyncStress identity <keychain>                           print the subject summary of each synchronizable identity
 //   SyncStress local <keychain> <account> <value>            add a password that is not synchronizable
+//   SyncStress count <keychain>                              print the number of synchronizable passwords (any service)
 import Foundation
 import Security
 
@@ -102,6 +103,16 @@ case "dump" where args.count == 2:
             + String(decoding: item[kSecValueData as String] as? Data ?? Data(), as: UTF8.self)
     }
     for line in lines.sorted() { say(line) }
+case "count" where args.count == 2:
+    let query: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword, kSecAttrSynchronizable as String: true,
+        kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true,
+        kSecUseKeychain as String: keychain(args[1]),
+    ]
+    var result: CFTypeRef?
+    let status = SecItemCopyMatching(query as CFDictionary, &result)
+    guard status == errSecSuccess || status == errSecItemNotFound else { fail("count: \(status)", status) }
+    say("\((result as? [Any])?.count ?? 0)")
 case "sync" where args.count == 2:
     runSync(keychain(args[1]))
 case "plant" where args.count == 4:
