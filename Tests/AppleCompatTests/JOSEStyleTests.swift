@@ -115,9 +115,11 @@ enum JOSEStyle {
         let attributes = try #require(SecKeyCopyAttributes(imported) as? [String: Any])
         #expect((attributes[kSecAttrKeySizeInBits as String] as? NSNumber)?.intValue == 256)
 
-        var tampered = token
-        tampered.removeLast()
-        tampered += tampered.hasSuffix("A") ? "B" : "A"
+        // Flip one bit of s (changing the last base64url character may touch only padding bits).
+        let parts = token.split(separator: ".").map(String.init)
+        var signature = try #require(JOSEStyle.data(base64URL: parts[2]))
+        signature[40] ^= 0x01
+        let tampered = parts[0] + "." + parts[1] + "." + JOSEStyle.base64URL(signature)
         #expect(!JOSEStyle.verify(tampered, with: publicKey))
     }
 
