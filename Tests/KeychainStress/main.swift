@@ -141,7 +141,9 @@ func writeFixture(in directory: String) {
             var q = attributes
             q[kSecUseKeychain as String] = keychain
             let status = SecItemAdd(q as CFDictionary, nil)
-            guard status == errSecSuccess else { fail("add \(attributes): \(status) \(SecCopyLastErrorMessage() ?? "")") }
+            guard status == errSecSuccess else {
+                fail("add \(attributes): \(status) \(SecCopyLastErrorMessage() ?? "")")
+            }
         }
         let genp = kSecClassGenericPassword as String
         for (service, account, secret, accessible, sync) in [
@@ -164,7 +166,8 @@ func writeFixture(in directory: String) {
         add([
             kSecClass as String: kSecClassInternetPassword, kSecAttrServer as String: "bank.example",
             kSecAttrAccount as String: "alice", kSecAttrProtocol as String: kSecAttrProtocolHTTPS,
-            kSecAttrPort as String: 443, kSecAttrPath as String: "/login", kSecValueData as String: Data("inet-password".utf8),
+            kSecAttrPort as String: 443, kSecAttrPath as String: "/login",
+            kSecValueData as String: Data("inet-password".utf8),
         ])
         var error: Unmanaged<CFError>?
         let keyAttributes: [String: Any] = [
@@ -182,9 +185,11 @@ func writeFixture(in directory: String) {
         let now = Date()
         guard
             let certificate = try? OpenSecurityCertificates.createSelfSignedCertificate(
-                subject: [("CN", "fixture.example")], privateKey: identityKey, notBefore: now.addingTimeInterval(-86400),
+                subject: [("CN", "fixture.example")], privateKey: identityKey,
+                notBefore: now.addingTimeInterval(-86400),
                 notAfter: now.addingTimeInterval(86400 * 365 * 50)),
-            let identity = try? OpenSecurityCertificates.createIdentity(certificate: certificate, privateKey: identityKey)
+            let identity = try? OpenSecurityCertificates.createIdentity(
+                certificate: certificate, privateKey: identityKey)
         else { fail("certificate") }
         add([kSecValueRef as String: identity])
         manifest[name] = [
