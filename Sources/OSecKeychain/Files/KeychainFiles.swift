@@ -250,6 +250,15 @@ package struct KeychainFiles: Sendable {
         }
     }
 
+    /// After a failed `create`: removes the database (created exclusively by this process) and those of the other
+    /// files that pass the checks (made by this process or SQLite); files that fail them were not ours to make.
+    func removeCreatedFiles() {
+        try? POSIXFiles.remove(database)
+        for file in [wal, sharedMemory, journal, deviceKey] where (try? checkIfPresent(file, "keychain file")) != nil {
+            try? POSIXFiles.remove(file)
+        }
+    }
+
     /// Writes `contents` to `path` atomically and durably with mode 0600 (temporary file, fsync, rename, fsync
     /// of the directory).
     static func writeDurably(_ contents: Data, to path: String) throws(KeychainStoreError) {

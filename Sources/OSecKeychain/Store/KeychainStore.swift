@@ -140,8 +140,9 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
             }
             return store
         } catch {
-            // Leave nothing half-made behind (the file was created exclusively by us).
-            try? files.removeAll()
+            // Leave nothing half-made behind: the database was created exclusively by us; its other files only
+            // when they are ours (a file we refused to use, e.g. one another user planted, is not touched).
+            files.removeCreatedFiles()
             throw error
         }
     }
