@@ -8,6 +8,10 @@
 //   KeychainStress resolve <keychain> <hex-persistent-ref>
 //                                                       print the class of the item and, for identities/certificates,
 //                                                       the certificate's subject summary
+//   KeychainStress get <keychain> <service> <account>  print "found <password>" or "status <OSStatus>"
+//   KeychainStress try-add <keychain> <service> <account> <password>
+//                                                       add a generic password, print "status <OSStatus>"
+//   KeychainStress recreate <keychain>                  delete the keychain and create a new one (no password) there
 //   KeychainStress fixture <directory>                  write the migration fixture: two keychains (one without and
 //                                                       one with the password "fixture-password") holding every kind
 //                                                       of item, and manifest.json with what each must read back
@@ -119,10 +123,39 @@ case "resolve" where args.count == 3:
     } else {
         say("other")
     }
+case "get" where args.count == 4:
+    var keychain: SecKeychain?
+    var status = SecKeychainOpen(args[1], &keychain)
+    var result: CFTypeRef?
+    if status == errSecSuccess, let keychain {
+        let query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: args[2],
+            kSecAttrAccount as String: args[3], kSecReturnData as String: true, kSecUseKeychain as String: keychain,
+        ]
+        status = SecItemCopyMatching(query as CFDictionary, &result)
+    }
+    if status == errSecSuccess, let data = result as? Data {
+        say("found \(String(decoding: data, as: UTF8.self))")
+    } else {
+        say("status \(status)")
+    }
+case "try-add" where args.count == 5:
+    let query: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: args[2],
+        kSecAttrAccount as String: args[3], kSecValueData as String: Data(args[4].utf8),
+        kSecUseKeychain as String: open(args[1]),
+    ]
+    say("status \(SecItemAdd(query as CFDictionary, nil))")
+case "recreate" where args.count == 2:
+    let status = SecKeychainDelete(open(args[1]))
+    guard status == errSecSuccess else { fail("delete: \(status) \(SecCopyLastErrorMessage() ?? "")") }
+    var created: SecKeychain?
+    let createStatus = SecKeychainCreate(args[1], 0, nil, false, nil, &created)
+    guard createStatus == errSecSuccess else { fail("create: \(createStatus) \(SecCopyLastErrorMessage() ?? "")") }
 case "fixture" where args.count == 2:
     writeFixture(in: args[1])
 default:
-    fail("usage: KeychainStress add|add-forever|set|delete|resolve|fixture …")
+    fail("usage: KeychainStress add|add-forever|set|delete|resolve|get|try-add|recreate|fixture …")
 }
 
 /// The keychains `Tests/Vectors/keychain-v1/` holds: written once by the code of an older schema version, then
