@@ -6,16 +6,32 @@ import OSecSQLite
 /// locked away.
 package struct SealedSecret: Sendable {
     let blob: Data
-    let binding: SecretBinding
+    let itemClass: ItemClass
+    let rowID: Int64
+    /// The protection class whose key is needed to open the secret.
+    package let protectionClass: ProtectionClass
     let keyRing: KeyRing
     /// The associated data the blob was sealed with, made once: a cached find result is opened many times.
     let associatedData: Data
 
     init(blob: Data, binding: SecretBinding, keyRing: KeyRing) {
+        self.init(
+            blob: blob, itemClass: binding.itemClass, rowID: binding.rowID, protectionClass: binding.protectionClass,
+            keyRing: keyRing, associatedData: binding.associatedData(prefix: keyRing.itemAADPrefix))
+    }
+
+    /// For a row decoded straight into its associated data (``SecretBinding/appendHeader`` and
+    /// ``BindingEncoding/appendColumn(_:at:kind:to:)``).
+    init(
+        blob: Data, itemClass: ItemClass, rowID: Int64, protectionClass: ProtectionClass, keyRing: KeyRing,
+        associatedData: Data
+    ) {
         self.blob = blob
-        self.binding = binding
+        self.itemClass = itemClass
+        self.rowID = rowID
+        self.protectionClass = protectionClass
         self.keyRing = keyRing
-        self.associatedData = binding.associatedData(prefix: keyRing.itemAADPrefix)
+        self.associatedData = associatedData
     }
 
     /// Decrypts and returns the secret.
@@ -24,15 +40,11 @@ package struct SealedSecret: Sendable {
     ///   class, persistent ref or the ciphertext were changed outside the keychain).
     package func open() throws(KeychainStoreError) -> Data {
         do {
-            return try keyRing.openSecret(
-                blob, protectionClass: binding.protectionClass, associatedData: associatedData)
+            return try keyRing.openSecret(blob, protectionClass: protectionClass, associatedData: associatedData)
         } catch  where error.code == .integrityCheckFailed {
-            throw binding.tamperError(underlying: error)
+            throw SecretBinding.tamperError(itemClass, rowID, underlying: error)
         }
     }
-
-    /// The protection class whose key is needed to open the secret.
-    package var protectionClass: ProtectionClass { binding.protectionClass }
 }
 
 /// What a sealed secret is bound to: its AES-GCM associated data names the item, so a blob opens only in the row
@@ -63,17 +75,28 @@ struct SecretBinding: Sendable {
 
     /// `prefix` is ``KeyRing/itemAADPrefix`` (``label`` ‖ keychain id).
     func associatedData(prefix: [UInt8]) -> Data {
-        let group = Data(accessGroup.utf8)
-        var aad = Data(capacity: prefix.count + 4 + 8 + uuid.count + 2 + 4 + group.count + primaryKey.count)
+        var aad = Data(capacity: prefix.count + 48 + accessGroup.utf8.count + primaryKey.count)
+        Self.appendHeader(
+            prefix: prefix, itemClass: itemClass, rowID: rowID, uuid: uuid, protectionClass: protectionClass,
+            isSynchronizable: isSynchronizable, accessGroup: accessGroup, to: &aad)
+        aad.append(primaryKey)
+        return aad
+    }
+
+    /// The associated data up to the primary-key values: prefix ‖ class code ‖ row id (8, big-endian) ‖ persistref
+    /// UUID ‖ class letter ‖ sync (1) ‖ agrp (length-prefixed UTF-8).
+    static func appendHeader(
+        prefix: [UInt8], itemClass: ItemClass, rowID: Int64, uuid: Data, protectionClass: ProtectionClass,
+        isSynchronizable: Bool, accessGroup: String, to aad: inout Data
+    ) {
         aad.append(contentsOf: prefix)
         aad.append(itemClass.codeBytes)
         BindingEncoding.append(UInt64(bitPattern: rowID), to: &aad)
         aad.append(uuid)
         aad.append(protectionClass.byte)
         aad.append(isSynchronizable ? 1 : 0)
-        BindingEncoding.appendLengthPrefixed(group, to: &aad)
-        aad.append(primaryKey)
-        return aad
+        BindingEncoding.appendLength(accessGroup.utf8.count, to: &aad)
+        aad.append(contentsOf: accessGroup.utf8)
     }
 
     /// Schema version 1's associated data for the same row (`prefix` = ``legacyLabel`` ‖ keychain id).
@@ -87,6 +110,12 @@ struct SecretBinding: Sendable {
 
     /// The error for a blob that fails its tag check in this row.
     func tamperError(underlying: KeychainStoreError) -> KeychainStoreError {
+        Self.tamperError(itemClass, rowID, underlying: underlying)
+    }
+
+    static func tamperError(
+        _ itemClass: ItemClass, _ rowID: Int64, underlying: KeychainStoreError
+    ) -> KeychainStoreError {
         KeychainStoreError(
             .integrityCheckFailed,
             "the secret stored in \(itemClass.code) row \(rowID) does not belong to that item: the row's "
@@ -134,9 +163,35 @@ enum BindingEncoding {
     }
 
     static func appendLengthPrefixed(_ bytes: Data, to data: inout Data) {
-        let count = UInt32(truncatingIfNeeded: bytes.count)
-        for shift in stride(from: 24, through: 0, by: -8) { data.append(UInt8(truncatingIfNeeded: count >> shift)) }
+        appendLength(bytes.count, to: &data)
         data.append(bytes)
+    }
+
+    /// A 4-byte big-endian length.
+    static func appendLength(_ count: Int, to data: inout Data) {
+        let count = UInt32(truncatingIfNeeded: count)
+        for shift in stride(from: 24, through: 0, by: -8) { data.append(UInt8(truncatingIfNeeded: count >> shift)) }
+    }
+
+    /// Appends the current row's column `index` (a primary-key attribute of `kind`) exactly as
+    /// ``append(_:kind:to:)`` appends the same value read with `value(at:)`, without copying it out first.
+    static func appendColumn(_ row: Statement, at index: Int32, kind: AttributeDescriptor.Kind, to data: inout Data) {
+        switch row.columnType(at: index) {
+        case .integer:
+            append(.integer(row.int64(at: index)), kind: kind, to: &data)
+        case .real:
+            append(.real(row.double(at: index)), kind: kind, to: &data)
+        case .null:
+            data.append(UInt8(ascii: "n"))
+        case .text:
+            data.append(kind == .bytes ? UInt8(ascii: "b") : UInt8(ascii: "t"))
+            appendLength(row.byteCount(at: index), to: &data)
+            row.appendBytes(at: index, to: &data)
+        case .blob:
+            data.append(UInt8(ascii: "b"))
+            appendLength(row.byteCount(at: index), to: &data)
+            row.appendBytes(at: index, to: &data)
+        }
     }
 
     /// The encoding of a class's primary-key values; `value` gets each one's position among the primary-key

@@ -241,15 +241,20 @@ enum ItemSQL {
         let isSynchronizable = row.int64(at: 4) != 0
         var secret: SealedSecret?
         if let blob = row.data(at: 8) {
-            let primaryKey = BindingEncoding.primaryKey(itemClass) { position, index in
-                row.value(at: firstAttributeColumn + Int32(withAttributes ? index : position))
+            // The associated data straight from the columns (no per-value copies): this runs on every find miss.
+            let protectionClass = accessibility.protectionClass
+            var aad = Data(capacity: 160)
+            SecretBinding.appendHeader(
+                prefix: keyRing.itemAADPrefix, itemClass: itemClass, rowID: rowID, uuid: uuid,
+                protectionClass: protectionClass, isSynchronizable: isSynchronizable, accessGroup: agrp, to: &aad)
+            for (position, index) in itemClass.primaryKeyIndices.enumerated() {
+                BindingEncoding.appendColumn(
+                    row, at: firstAttributeColumn + Int32(withAttributes ? index : position),
+                    kind: itemClass.attributes[index].kind, to: &aad)
             }
             secret = SealedSecret(
-                blob: blob,
-                binding: SecretBinding(
-                    itemClass: itemClass, rowID: rowID, uuid: uuid, protectionClass: accessibility.protectionClass,
-                    accessGroup: agrp, isSynchronizable: isSynchronizable, primaryKey: primaryKey),
-                keyRing: keyRing)
+                blob: blob, itemClass: itemClass, rowID: rowID, protectionClass: protectionClass, keyRing: keyRing,
+                associatedData: aad)
         }
         return KeychainItem(
             itemClass: itemClass, rowID: rowID,
