@@ -25,30 +25,32 @@ enum KeychainBenchmarks {
         var added = false
         var deleted = false
         var deletedFloor = false
-        func deleteSome() -> Double {
+        /// Runs `operation` for 0..<count, one call each; operations per second, or -1 at the first failure.
+        func opsPerSecond(_ count: Int, _ operation: (Int) -> OSStatus) -> Double {
             let start = DispatchTime.now().uptimeNanoseconds
-            for i in 0..<deleteCount {
+            for i in 0..<count where operation(i) != errSecSuccess { return -1 }
+            return Double(count) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        func deleteSome() -> Double {
+            deleted = true
+            return opsPerSecond(deleteCount) { i in
                 let q: [String: Any] = [
                     kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "service",
                     kSecAttrAccount as String: "account-\(i)", kSecUseKeychain as String: keychain,
                 ]
-                guard SecItemDelete(q as CFDictionary) == errSecSuccess else { return -1 }
+                return SecItemDelete(q as CFDictionary)
             }
-            deleted = true
-            return Double(deleteCount) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         }
         func fill() -> Double {
-            let start = DispatchTime.now().uptimeNanoseconds
-            for i in 0..<itemCount {
+            added = true
+            return opsPerSecond(itemCount) { i in
                 let q: [String: Any] = [
                     kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "service",
                     kSecAttrAccount as String: "account-\(i)", kSecValueData as String: secret,
                     kSecUseKeychain as String: keychain,
                 ]
-                guard SecItemAdd(q as CFDictionary, nil) == errSecSuccess else { return -1 }
+                return SecItemAdd(q as CFDictionary, nil)
             }
-            added = true
-            return Double(itemCount) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         }
         // The floor's generator (an LCG, in keychain_baseline.c): SystemRandomNumberGenerator makes a getrandom
         // syscall per draw, which would be charged to our side only.
