@@ -33,6 +33,10 @@ package final class CertificateInfo: Sendable {
     /// Public key kind and size in bits (RSA modulus bits, EC field bits); 0 when unknown.
     package let keyKind: SubjectPublicKeyInfo.KeyKind
     package let keyBits: Int
+    /// For an RSA key: whether the public exponent is odd and at least 3 (BR 6.1.6); true for other keys.
+    package let rsaExponentIsOddAndAtLeast3: Bool
+    /// Whether a cRLDistributionPoints entry has neither a distributionPoint nor a cRLIssuer (RFC 5280 §4.2.1.13).
+    package let hasReasonsOnlyDistributionPoint: Bool
     package let isSelfIssued: Bool
     private let state = Mutex(State())
 
@@ -84,12 +88,16 @@ package final class CertificateInfo: Sendable {
         inhibitAnyPolicy = decode(X509OID.inhibitAnyPolicy) { () throws(X509Error) in try extensions.inhibitAnyPolicy }
         policyMappings = decode(X509OID.policyMappings) { () throws(X509Error) in try extensions.policyMappings }
         _ = decode(X509OID.authorityInfoAccess) { () throws(X509Error) in try extensions.authorityInformationAccess }
-        _ = decode(X509OID.crlDistributionPoints) { () throws(X509Error) in try extensions.crlDistributionPoints }
+        let distributionPoints = decode(X509OID.crlDistributionPoints) { () throws(X509Error) in
+            try extensions.crlDistributionPoints
+        }
+        hasReasonsOnlyDistributionPoint = (distributionPoints ?? []).contains { $0.name == nil && $0.crlIssuer == nil }
         unparseableExtensions = bad
         unhandledCriticalExtensions = extensions.criticalOIDs
             .filter { !CertificateInfo.handledExtensions.contains($0) }.map(\.dotted)
         let spki = certificate.publicKeyInfo
         keyKind = spki.kind
+        rsaExponentIsOddAndAtLeast3 = spki.kind == .rsa ? CertificateInfo.rsaExponentIsUsable(spki.keyBytes) : true
         switch spki.kind {
         case .rsa: keyBits = CertificateInfo.rsaModulusBits(spki.keyBytes)
         case .ec(let curve): keyBits = curve.bits
@@ -113,6 +121,18 @@ package final class CertificateInfo: Sendable {
         let trimmed = content.drop { $0 == 0 }
         guard let first = trimmed.first else { return 0 }
         return (trimmed.count - 1) * 8 + (8 - first.leadingZeroBitCount)
+    }
+
+    /// Whether an `RSAPublicKey`'s exponent is odd and at least 3.
+    static func rsaExponentIsUsable(_ bytes: ArraySlice<UInt8>) -> Bool {
+        guard let node = try? DER.parse(bytes), let children = node.children else { return false }
+        var iterator = children.makeIterator()
+        _ = iterator.next()
+        guard let exponent = iterator.next(), let content = exponent.primitiveContent, let last = content.last,
+            content.first.map({ $0 & 0x80 == 0 }) ?? false
+        else { return false }
+        let significant = content.drop { $0 == 0 }
+        return last & 1 == 1 && (significant.count > 1 || (significant.first ?? 0) >= 3)
     }
 
     package var subject: DistinguishedName { certificate.subject }

@@ -108,36 +108,33 @@ package enum NameConstraintMatcher {
         case invalid
     }
 
-    /// A DNS name against a dNSName constraint. `""` matches everything; `.example.com` matches proper
-    /// subdomains; `example.com` matches itself and its subdomains. A wildcard name `*.x` is treated as the set of
-    /// names it can stand for: inside a permitted subtree iff every expansion is (`forExclusion == false`), inside an
-    /// excluded subtree if any expansion could be (`forExclusion == true`).
+    /// A DNS name against a dNSName constraint (RFC 5280 §4.2.1.10): `""` matches every name; `example.com` matches
+    /// itself and every name made by adding labels on the left. A constraint that is not in the preferred name syntax
+    /// (a leading period, a wildcard, an empty label) and a name that is not a DNS name are `.invalid`. A wildcard
+    /// name `*.x` is treated as the set of names it can stand for: inside a permitted subtree iff every expansion is
+    /// (`forExclusion == false`), inside an excluded subtree if any expansion could be (`forExclusion == true`).
     package static func dns(_ rawName: String, _ rawConstraint: String, forExclusion: Bool) -> Verdict {
-        var constraint = rawConstraint.lowercased()
-        if constraint.isEmpty { return .match }
-        var subdomainsOnly = false
-        if constraint.hasPrefix(".") {
-            subdomainsOnly = true
-            constraint.removeFirst()
-        }
-        guard HostnameMatcher.normalize(constraint, allowWildcard: false) != nil else { return .invalid }
-        guard let nameBytes = HostnameMatcher.normalize(rawName, allowWildcard: true) else { return .invalid }
+        if rawConstraint.isEmpty { return .match }
+        guard NameSyntax.isValidDNSConstraint(rawConstraint),
+            let constraintBytes = HostnameMatcher.normalize(rawConstraint, allowWildcard: false),
+            NameSyntax.isPreferredDNSName(rawName, allowWildcard: true),
+            let nameBytes = HostnameMatcher.normalize(rawName, allowWildcard: true)
+        else { return .invalid }
+        let constraint = String(decoding: constraintBytes, as: UTF8.self)
         let name = String(decoding: nameBytes, as: UTF8.self)
         if name.hasPrefix("*.") {
             let base = String(name.dropFirst(2))
             // Expansions are exactly one label above `base`.
             if base == constraint || base.hasSuffix("." + constraint) { return .match }
-            if forExclusion {
-                // The wildcard could expand to the constraint itself (or, with a subdomain-only constraint, to
-                // something below it).
-                if let dot = constraint.firstIndex(of: "."), constraint[constraint.index(after: dot)...] == base {
-                    return .match
-                }
+            // The wildcard could expand to the constraint itself.
+            if forExclusion, let dot = constraint.firstIndex(of: "."),
+                constraint[constraint.index(after: dot)...] == base
+            {
+                return .match
             }
             return .noMatch
         }
-        if name == constraint { return subdomainsOnly ? .noMatch : .match }
-        return name.hasSuffix("." + constraint) ? .match : .noMatch
+        return name == constraint || name.hasSuffix("." + constraint) ? .match : .noMatch
     }
 
     /// An IP address against an iPAddress constraint (address followed by mask, 8 or 32 octets).
@@ -163,10 +160,14 @@ package enum NameConstraintMatcher {
         return .match
     }
 
-    /// An email address against an rfc822Name constraint: a mailbox, a host, or `.domain` (subdomains).
+    /// An email address against an rfc822Name constraint (RFC 5280 §4.2.1.10): a mailbox (that mailbox only), a host
+    /// (every mailbox at that host), or `.domain` (every mailbox at a host in the domain). A name that is not a mailbox
+    /// or a constraint of none of these forms is `.invalid`.
     package static func email(_ address: String, _ constraint: String) -> Verdict {
-        guard let at = address.lastIndex(of: "@") else { return .invalid }
-        let domain = address[address.index(after: at)...].lowercased()
+        guard NameSyntax.isMailbox(address), NameSyntax.isValidMailboxConstraint(constraint),
+            let separator = NameSyntax.mailboxSeparator(Array(address.utf8))
+        else { return .invalid }
+        let domain = String(decoding: Array(address.utf8)[(separator + 1)...], as: UTF8.self).lowercased()
         if constraint.contains("@") {
             return HostnameMatcher.emailEqual(address, constraint) ? .match : .noMatch
         }
@@ -187,17 +188,14 @@ package enum NameConstraintMatcher {
         return .match
     }
 
-    /// A URI's host against a URI constraint (host, or `.domain` for subdomains).
+    /// A URI's host against a uniformResourceIdentifier constraint (RFC 5280 §4.2.1.10): a host (that host only) or
+    /// `.domain` (every host in the domain). A URI without a DNS host (no authority, or an IP literal) cannot be
+    /// checked and is `.invalid`, as is a malformed constraint.
     package static func uri(_ uri: String, _ constraint: String) -> Verdict {
-        guard let schemeEnd = uri.range(of: "://") else { return .invalid }
-        var rest = uri[schemeEnd.upperBound...]
-        if let slash = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) { rest = rest[..<slash] }
-        if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
-        if rest.hasPrefix("[") { return .invalid }
-        if let colon = rest.lastIndex(of: ":") { rest = rest[..<colon] }
-        let host = rest.lowercased()
-        guard !host.isEmpty else { return .invalid }
+        guard constraint.isEmpty || NameSyntax.isValidDomainConstraint(constraint) else { return .invalid }
+        guard let host = NameSyntax.uriHost(uri), !host.isEmpty else { return .invalid }
         let c = constraint.lowercased()
+        if c.isEmpty { return .match }
         if c.hasPrefix(".") { return host.hasSuffix(c) ? .match : .noMatch }
         return host == c ? .match : .noMatch
     }

@@ -42,6 +42,9 @@ package enum TrustCheck: String, Sendable, CaseIterable, Hashable {
     case malformed = "Malformed"
     /// Not an Apple check name: a caller-imposed constraint (allowed signature algorithms, maximum depth).
     case callerConstraint = "CallerConstraint"
+    /// Not an Apple check name: the evaluation ran out of its work budget (``TrustLimits``) before finding a trusted
+    /// path; fatal, since more tries of the same input cannot succeed.
+    case workBudget = "WorkBudget"
     // Revoked
     case revocation = "Revocation"
     // Pinning
@@ -73,7 +76,8 @@ package enum TrustCheck: String, Sendable, CaseIterable, Hashable {
         case .signatureHashAlgorithms, .weakSignature: return .weakHash
         case .revocation: return .revoked
         case .revocationResponseRequired: return .pinning
-        case .signature, .malformed, .callerConstraint, .validityPeriodMaximums, .basicConstraints, .basicConstraintsCA,
+        case .signature, .malformed, .callerConstraint, .workBudget, .validityPeriodMaximums, .basicConstraints,
+            .basicConstraintsCA,
             .basicConstraintsPathLen, .criticalExtensions, .idLinkage, .nonEmptySubject, .notCA, .duplicateExtension,
             .unparseableExtension, .nameConstraints, .policyConstraints:
             return .compliance
@@ -83,7 +87,8 @@ package enum TrustCheck: String, Sendable, CaseIterable, Hashable {
     /// Whether Apple classifies a failure of this check as fatal (`kSecTrustResultFatalTrustFailure`).
     package var isFatal: Bool {
         switch self {
-        case .weakKeySize, .weakSignature, .revocation, .nameConstraints, .policyConstraints, .signature, .malformed:
+        case .weakKeySize, .weakSignature, .revocation, .nameConstraints, .policyConstraints, .signature, .malformed,
+            .workBudget:
             return true
         default:
             return false
@@ -117,6 +122,7 @@ package enum TrustCheck: String, Sendable, CaseIterable, Hashable {
         case .signature: return -67688  // errSecInvalidSignature
         case .malformed: return -26275  // errSecDecode
         case .callerConstraint: return -67843  // errSecNotTrusted
+        case .workBudget: return -67843  // errSecNotTrusted
         case .revocation: return -67820  // errSecCertificateRevoked
         case .revocationResponseRequired: return -67635  // errSecIncompleteCertRevocationCheck
         }
@@ -152,6 +158,7 @@ package enum TrustCheck: String, Sendable, CaseIterable, Hashable {
         case .signature: return "Certificate signature is invalid"
         case .malformed: return "Certificate is malformed"
         case .callerConstraint: return "Certificate does not meet the caller's constraints"
+        case .workBudget: return "Path building exceeded its work budget"
         case .revocation: return "Certificate has been revoked"
         case .revocationResponseRequired: return "Revocation status could not be determined"
         }

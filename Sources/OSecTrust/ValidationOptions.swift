@@ -99,20 +99,11 @@ package struct ValidationOptions: Sendable {
     /// critical only with an empty subject, AKI without issuer/serial and matching SKI on self-signed certificates,
     /// RSA moduli a multiple of 8 bits.
     package var cabfProfile: Bool = false
+    /// Accept a nameConstraints extension that is not marked critical. RFC 5280 §4.2.1.10 says it MUST be critical;
+    /// the CA/Browser Forum's BR 7.1.2.10.8 allows non-critical "if compatibility with certain legacy applications that
+    /// do not support Name Constraints is necessary". On for the SSL server policy alone; a Basic X.509 policy in the
+    /// same evaluation keeps RFC 5280's rule (every policy must be satisfied).
+    package var nameConstraintsMayBeNonCritical: Bool = false
 
     package init(time: Int64) { self.time = time }
-}
-
-/// The named bounds on path building (webpki-style budgets).
-package enum TrustLimits {
-    /// Most intermediates between leaf and anchor (webpki `MAX_SUB_CA_COUNT` is 6; Apple allows more).
-    package static let maximumIntermediates = 8
-    /// Signature verifications per evaluation (cached results are free).
-    package static let maximumSignatureChecks = 200
-    /// Path-building steps (candidate issuers considered) per evaluation.
-    package static let maximumPathBuildingSteps = 200_000
-    /// Name-constraint comparisons per chain.
-    package static let maximumNameConstraintComparisons = 250_000
-    /// Complete candidate chains run through policy checks per evaluation.
-    package static let maximumCandidateChains = 64
 }
