@@ -60,7 +60,9 @@ let package = Package(
         .executableTarget(name: "SecurityTool", dependencies: ["Security", "OSecASN1", "OSecCrypto"]),
         .executableTarget(
             name: "Benchmarks", dependencies: ["Security", "OSecCrypto", "OSecX509", "OSecKeychain", "OpenSSLBaseline"]),
-        .executableTarget(name: "LimboHarness", dependencies: ["Security", "OSecTrust", "OSecX509", "OSecASN1"]),
+        // x509-limbo testcases through Apple's API, for limbo-harness and the conformance test.
+        .target(name: "OSecLimbo", dependencies: ["Security", "OSecASN1"]),
+        .executableTarget(name: "LimboHarness", dependencies: ["OSecLimbo"]),
 
         // MARK: Tests
         .target(name: "OSecTestSupport", dependencies: ["OSecCrypto", "OSecASN1"], path: "Tests/OSecTestSupport"),
@@ -77,7 +79,8 @@ let package = Package(
             name: "OSecTrustTests",
             dependencies: ["OSecTrust", "OSecASN1", "OSecCrypto", "OSecX509", "OSecTestSupport"]),
         .testTarget(
-            name: "SecurityTests", dependencies: ["Security", "OSecTestSupport", "OSecASN1", "OSecCrypto", "OSecX509"]),
+            name: "SecurityTests",
+            dependencies: ["Security", "OSecTestSupport", "OSecASN1", "OSecCrypto", "OSecX509", "OSecLimbo"]),
     ],
     swiftLanguageModes: [.v6]
 )
