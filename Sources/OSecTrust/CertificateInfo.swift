@@ -37,6 +37,13 @@ package final class CertificateInfo: Sendable {
     package let rsaExponentIsOddAndAtLeast3: Bool
     /// Whether a cRLDistributionPoints entry has neither a distributionPoint nor a cRLIssuer (RFC 5280 §4.2.1.13).
     package let hasReasonsOnlyDistributionPoint: Bool
+    /// subjectAltName entries that are not of their type's form (RFC 5280 §4.2.1.6), described; found once here, as a
+    /// leaf with many names is checked on every candidate path.
+    package let subjectAltNameProblems: [String]
+    /// Name constraints that are not of their type's form (RFC 5280 §4.2.1.10), described; found once here.
+    package let nameConstraintProblems: [String]
+    /// Whether the signature AlgorithmIdentifier is one of the encodings BR §7.1.3.2 permits.
+    package let hasBaselineSignatureEncoding: Bool
     package let isSelfIssued: Bool
     private let state = Mutex(State())
 
@@ -92,6 +99,15 @@ package final class CertificateInfo: Sendable {
             try extensions.crlDistributionPoints
         }
         hasReasonsOnlyDistributionPoint = (distributionPoints ?? []).contains { $0.name == nil && $0.crlIssuer == nil }
+        subjectAltNameProblems = (subjectAlternativeNames ?? []).compactMap(NameSyntax.subjectAltNameProblem)
+        nameConstraintProblems =
+            ((nameConstraints?.permittedSubtrees ?? []) + (nameConstraints?.excludedSubtrees ?? []))
+            .compactMap(NameSyntax.constraintProblem)
+        var coder = DER.Serializer()
+        hasBaselineSignatureEncoding =
+            (try? coder.serialize(certificate.signatureAlgorithm.identifier)).map {
+                PathValidator.baselineSignatureAlgorithms.contains(coder.serializedBytes)
+            } ?? false
         unparseableExtensions = bad
         unhandledCriticalExtensions = extensions.criticalOIDs
             .filter { !CertificateInfo.handledExtensions.contains($0) }.map(\.dotted)

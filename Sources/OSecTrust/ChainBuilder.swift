@@ -33,8 +33,8 @@ package struct TrustEvaluation: Sendable {
 ///
 /// One ``TrustBudget`` bounds the whole search. A path that reaches an anchor gets every check; a dead end (a path that
 /// cannot be extended to an anchor) gets only the per-certificate checks, which are linear in its size, and counts
-/// against the candidate-path limit like an anchored path. Only the dead end finally reported gets the whole-path
-/// checks (name constraints, policies), on what is left of the budget.
+/// against the candidate-path limit like an anchored path. The whole-path checks (name constraints, policies,
+/// revocation) run only on paths that reach an anchor.
 package struct ChainBuilder {
     package let anchors: [AnchorStore]
     package let intermediates: [CertificateInfo]
@@ -63,20 +63,13 @@ package struct ChainBuilder {
         return index
     }
 
-    /// A dead end kept for the report: the path and why it cannot be extended.
-    private struct DeadEnd {
-        let path: [CertificateInfo]
-        let failure: TrustFailure
-        let evaluation: TrustEvaluation
-    }
-
     private struct Search {
         var intermediatesBySubject: [ByteKey: [Int]] = [:]
         var budget = TrustBudget()
         /// The best path that reached an anchor but failed a check.
         var bestAnchored: TrustEvaluation?
-        /// The best dead end (per-certificate checks only).
-        var bestDeadEnd: DeadEnd?
+        /// The best dead end (per-certificate checks only, and why it cannot be extended).
+        var bestDeadEnd: TrustEvaluation?
     }
 
     /// Evaluates `leaf`.
@@ -98,15 +91,9 @@ package struct ChainBuilder {
         if let anchored = search.bestAnchored {
             result = anchored
         } else if let deadEnd = search.bestDeadEnd {
-            // The reported dead end gets the whole-path checks too, on what is left of the budget.
-            let validator = validator(for: deadEnd.path, anchored: false)
-            var failures = validator.validateCertificates(&search.budget)
-            let (pathFailures, revocationChecked) = validator.validatePath(&search.budget)
-            failures.append(contentsOf: pathFailures)
-            failures.append(deadEnd.failure)
-            result = TrustEvaluation(
-                chain: deadEnd.path.map(\.certificate), isAnchored: false, failures: failures,
-                revocationChecked: revocationChecked, budget: search.budget)
+            // A path that cannot reach an anchor is reported with its per-certificate checks only: the whole-path
+            // checks (name constraints, policies, revocation) cannot make it trusted and would only cost work.
+            result = deadEnd
         } else {
             result = TrustEvaluation(
                 chain: [leafInfo.certificate], isAnchored: false,
@@ -267,8 +254,8 @@ package struct ChainBuilder {
         let evaluation = TrustEvaluation(
             chain: path.map(\.certificate), isAnchored: false, failures: failures, revocationChecked: false,
             budget: search.budget)
-        if search.bestDeadEnd.map({ ChainBuilder.isBetter(evaluation, than: $0.evaluation) }) ?? true {
-            search.bestDeadEnd = DeadEnd(path: path, failure: failure, evaluation: evaluation)
+        if search.bestDeadEnd.map({ ChainBuilder.isBetter(evaluation, than: $0) }) ?? true {
+            search.bestDeadEnd = evaluation
         }
     }
 

@@ -93,17 +93,11 @@ extension PathValidator {
                 TrustFailure(index, .keySize, "key algorithm \(algorithm.oid.dotted) is not permitted for TLS"))
         }
         // 7.1.3.2: the signature of a certificate below the anchor uses one of the permitted encodings.
-        if !role.isAnchor {
-            var coder = DER.Serializer()
-            let encoded = (try? coder.serialize(certificate.signatureAlgorithm.identifier)).map {
-                coder.serializedBytes
-            }
-            if let encoded, !PathValidator.baselineSignatureAlgorithms.contains(encoded) {
-                failures.append(
-                    TrustFailure(
-                        index, .signatureHashAlgorithms,
-                        "signature algorithm \(certificate.signatureAlgorithm) is not a permitted encoding"))
-            }
+        if !role.isAnchor && !info.hasBaselineSignatureEncoding {
+            failures.append(
+                TrustFailure(
+                    index, .signatureHashAlgorithms,
+                    "signature algorithm \(certificate.signatureAlgorithm) is not a permitted encoding"))
         }
     }
 
@@ -173,16 +167,20 @@ extension PathValidator {
         if commonNames.count > 1 {
             failures.append(TrustFailure(index, .sslHostname, "more than one commonName"))
         }
+        let sanEntries = info.subjectAlternativeNames ?? []
+        // The common case, a verbatim copy of a dNSName entry, needs no more work.
+        let uncopied = commonNames.filter { !sanEntries.contains(.dnsName($0)) }
+        guard !uncopied.isEmpty else { return }
         var dnsNames: [String] = []
         var addresses: [ArraySlice<UInt8>] = []
-        for name in info.subjectAlternativeNames ?? [] {
+        for name in sanEntries {
             switch name {
             case .dnsName(let value): dnsNames.append(value)
             case .ipAddress(let bytes): addresses.append(bytes)
             default: continue
             }
         }
-        for cn in commonNames where !dnsNames.contains(cn) {
+        for cn in uncopied {
             if let problem = PathValidator.commonNameProblem(cn, dnsNames: dnsNames, addresses: addresses) {
                 failures.append(TrustFailure(index, .sslHostname, "commonName \(cn) \(problem)"))
             }

@@ -133,10 +133,8 @@ extension PathValidator {
             failures.append(TrustFailure(role.index, .unparseableExtension, "empty subjectAltName"))
             return
         }
-        for name in names {
-            if let problem = NameSyntax.subjectAltNameProblem(name) {
-                failures.append(TrustFailure(role.index, .unparseableExtension, "subjectAltName \(problem)"))
-            }
+        for problem in info.subjectAltNameProblems {
+            failures.append(TrustFailure(role.index, .unparseableExtension, "subjectAltName \(problem)"))
         }
     }
 
@@ -158,10 +156,8 @@ extension PathValidator {
         }
         // A constraint that is not of its type's form cannot be applied: the whole extension is refused (a malformed
         // permitted name must not widen, nor a malformed excluded name narrow, what the CA may issue).
-        for constraint in (constraints.permittedSubtrees ?? []) + (constraints.excludedSubtrees ?? []) {
-            if let problem = NameSyntax.constraintProblem(constraint) {
-                failures.append(TrustFailure(index, .nameConstraints, "malformed name constraint: \(problem)"))
-            }
+        for problem in info.nameConstraintProblems {
+            failures.append(TrustFailure(index, .nameConstraints, "malformed name constraint: \(problem)"))
         }
     }
 }
