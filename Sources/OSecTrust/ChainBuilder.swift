@@ -326,7 +326,7 @@ package enum EvaluationMemo {
             purpose = options.purpose
             flags = [
                 options.sslRules, options.rejectAnyExtendedKeyUsage, options.requireServerAuthEKU, options.cabfProfile,
-                usesSystemAnchors,
+                options.nameConstraintsMayBeNonCritical, usesSystemAnchors,
             ]
             numbers = [
                 options.minimumRSABits, options.maximumIntermediates ?? -1,
