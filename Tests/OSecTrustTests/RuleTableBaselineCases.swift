@@ -13,6 +13,16 @@ private func commonName(_ cn: String, _ names: [GeneralName], host: String? = ni
         }, host: host)
 }
 
+/// The usual chain, its leaf re-signed with a subjectUniqueID ([2] IMPLICIT BIT STRING) after the key.
+private func subjectUniqueIDLeaf() throws -> RuleScenario {
+    var scenario = RuleChains.chain()
+    let intermediate = TestPKI.intermediate(issuer: TestPKI.root())
+    scenario.leaf = try Craft.resign(scenario.leaf, key: intermediate.key) { fields in
+        fields.insert([0x82, 0x02, 0x00, 0x5A], at: 7)
+    }
+    return scenario
+}
+
 private let v4: [UInt8] = [192, 0, 2, 1]
 private func v6(_ groups: [UInt16]) -> [UInt8] { groups.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } }
 private let v6One = v6([0x2001, 0xdb8, 0, 0, 0, 0, 0, 1])
@@ -38,6 +48,8 @@ extension RuleTableTests {
                     b.includesAuthorityKeyIdentifier = false
                 }, host: nil)
         },
+        RuleCase("BR-7.1.2.7", "subjectUniqueID present", serverOnly, .malformed) { try subjectUniqueIDLeaf() },
+        RuleCase("BR-7.1.2.7", "subjectUniqueID present", notServer, nil) { try subjectUniqueIDLeaf() },
         RuleCase("BR-7.1.3.1", "Ed25519 leaf key", serverOnly, .keySize) {
             RuleChains.chain(leaf: { $0.publicKey = try! SubjectPublicKeyInfo(try! AsymmetricKey.generateEd25519()) })
         },
