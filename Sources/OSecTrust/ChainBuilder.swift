@@ -10,7 +10,9 @@ import Synchronization
 package struct TrustEvaluation: Sendable {
     /// Leaf first; ends at the anchor when ``isAnchored``.
     package var chain: [Certificate]
+    /// Whether ``chain`` ends at a trust anchor.
     package var isAnchored: Bool
+    /// Every failed check on ``chain`` (empty when trusted).
     package var failures: [TrustFailure]
     /// Whether revocation was checked for every non-anchor certificate of the chain.
     package var revocationChecked: Bool
@@ -20,6 +22,7 @@ package struct TrustEvaluation: Sendable {
     /// Path-building steps used (diagnostics).
     package var steps: Int { budget.pathBuildingSteps }
 
+    /// Whether the evaluation found a path that passes every check.
     package var isTrusted: Bool { failures.isEmpty }
 }
 
@@ -36,13 +39,17 @@ package struct TrustEvaluation: Sendable {
 /// against the candidate-path limit like an anchored path. The whole-path checks (name constraints, policies,
 /// revocation) run only on paths that reach an anchor.
 package struct ChainBuilder {
+    /// The anchor stores searched, in order.
     package let anchors: [AnchorStore]
+    /// The untrusted certificates offered for path building.
     package let intermediates: [CertificateInfo]
+    /// The policy and inputs of the evaluation.
     package let options: ValidationOptions
     /// Treat every anchor as a system anchor (Apple's lifetime limits differ); paths ending at an anchor of
     /// ``AnchorStore/system`` are treated so anyway.
     package let usesSystemAnchors: Bool
 
+    /// A builder over anchors and intermediates (decoded through the shared cache) with these options.
     package init(
         anchors: [AnchorStore], intermediates: [Certificate], options: ValidationOptions,
         usesSystemAnchors: Bool = false
@@ -280,6 +287,7 @@ package enum EvaluationMemo {
     /// Entries kept before the memo is emptied.
     package static let capacity = 1024
 
+    /// What a remembered outcome depends on: the certificates by identity, system anchors, and the policy.
     package struct Key: Hashable {
         let members: [CertificateInfo]
         let includesSystemAnchors: Bool
@@ -300,11 +308,13 @@ package enum EvaluationMemo {
                 options, usesSystemAnchors: builder.usesSystemAnchors, intermediates: builder.intermediates.count)
         }
 
+        /// The same certificate objects, anchors and policy.
         package static func == (lhs: Key, rhs: Key) -> Bool {
             lhs.includesSystemAnchors == rhs.includesSystemAnchors && lhs.policy == rhs.policy
                 && lhs.members.count == rhs.members.count && zip(lhs.members, rhs.members).allSatisfy { $0 === $1 }
         }
 
+        /// Hashes the certificate identities and the policy.
         package func hash(into hasher: inout Hasher) {
             for member in members { hasher.combine(ObjectIdentifier(member)) }
             hasher.combine(includesSystemAnchors)

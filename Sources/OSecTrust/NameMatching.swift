@@ -124,6 +124,7 @@ package enum NameConstraintMatcher {
         /// The name is `*.` + base.
         let isWildcard: Bool
 
+        /// Prepares `name` (a SAN dNSName).
         package init(_ name: String) {
             guard NameSyntax.isPreferredDNSName(name, allowWildcard: true),
                 let normalized = HostnameMatcher.normalize(name, allowWildcard: true)
@@ -141,6 +142,7 @@ package enum NameConstraintMatcher {
     package struct DNSConstraint: Sendable {
         let bytes: [UInt8]?
 
+        /// Prepares `constraint` (a dNSName subtree base).
         package init(_ constraint: String) {
             if constraint.isEmpty {
                 bytes = []
@@ -152,6 +154,7 @@ package enum NameConstraintMatcher {
         }
     }
 
+    /// A prepared DNS name against a prepared dNSName constraint (the rules of the string form above).
     package static func dns(_ name: DNSName, _ constraint: DNSConstraint, forExclusion: Bool) -> Verdict {
         guard let c = constraint.bytes else { return .invalid }
         if c.isEmpty { return .match }
@@ -214,6 +217,7 @@ package enum NameConstraintMatcher {
     package struct Mailbox: Sendable {
         let parts: (local: ArraySlice<UInt8>, domain: [UInt8])?
 
+        /// Prepares `address` (a SAN rfc822Name or a subject emailAddress).
         package init(_ address: String) {
             let bytes = Array(address.utf8)
             guard NameSyntax.isMailbox(address), let at = NameSyntax.mailboxSeparator(bytes) else {
@@ -235,6 +239,7 @@ package enum NameConstraintMatcher {
         /// Every mailbox at a host below this domain (the bytes after the leading period).
         case domain([UInt8])
 
+        /// Prepares `constraint` (an rfc822Name subtree base).
         package init(_ constraint: String) {
             guard NameSyntax.isValidMailboxConstraint(constraint) else {
                 self = .invalid
@@ -253,6 +258,7 @@ package enum NameConstraintMatcher {
         }
     }
 
+    /// A prepared mailbox against a prepared rfc822Name constraint.
     package static func email(_ name: Mailbox, _ constraint: MailboxConstraint) -> Verdict {
         guard let (local, domain) = name.parts else { return .invalid }
         switch constraint {
@@ -292,6 +298,7 @@ package enum NameConstraintMatcher {
     package struct URIHost: Sendable {
         let bytes: [UInt8]?
 
+        /// Prepares the host of `uri` (a SAN uniformResourceIdentifier).
         package init(_ uri: String) {
             if let host = NameSyntax.uriHost(uri), !host.isEmpty { bytes = Array(host.utf8) } else { bytes = nil }
         }
@@ -305,6 +312,7 @@ package enum NameConstraintMatcher {
         /// Hosts below this domain (the bytes after the leading period).
         case domain([UInt8])
 
+        /// Prepares `constraint` (a uniformResourceIdentifier subtree base).
         package init(_ constraint: String) {
             let bytes = Array(constraint.utf8)
             if bytes.isEmpty {
@@ -319,6 +327,7 @@ package enum NameConstraintMatcher {
         }
     }
 
+    /// A prepared URI host against a prepared uniformResourceIdentifier constraint.
     package static func uri(_ host: URIHost, _ constraint: URIConstraint) -> Verdict {
         guard let h = host.bytes else { return .invalid }
         switch constraint {

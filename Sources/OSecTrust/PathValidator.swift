@@ -27,6 +27,8 @@ package struct PathValidator {
     /// 1998–2004) and are exempt from the profile rules on the anchor itself; see ``Role/isGrandfathered``.
     let anchorIsGrandfathered: Bool
 
+    /// A validator for `path` (leaf first; ends at the anchor when `anchored`) under `options`; `usesSystemAnchors`
+    /// selects Apple's system-anchor lifetime limits.
     package init(path: [CertificateInfo], anchored: Bool, options: ValidationOptions, usesSystemAnchors: Bool = false) {
         self.path = path
         self.anchored = anchored

@@ -50,6 +50,7 @@ package struct TrustBudget: Sendable, Hashable {
     /// The first resource that ran out, if any.
     package private(set) var exhausted: Resource? = nil
 
+    /// A budget with nothing used.
     package init() {}
 
     /// Whether any resource ran out.

@@ -63,9 +63,11 @@ package enum TrustCheck: String, Sendable, CaseIterable, Hashable {
         case usage
         case name
         case expired
+        /// More important first (Blocked is the smallest).
         package static func < (lhs: Category, rhs: Category) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
+    /// The category that ranks this check among others (Apple's `SecPolicyChecks.list`).
     package var category: Category {
         switch self {
         case .temporalValidity: return .expired
@@ -169,16 +171,19 @@ package enum TrustCheck: String, Sendable, CaseIterable, Hashable {
 package struct TrustFailure: Sendable, Hashable, CustomStringConvertible {
     /// Index in the chain (0 = leaf).
     package let index: Int
+    /// The failed check.
     package let check: TrustCheck
     /// A precise reason (what exactly failed), for messages and diagnostics.
     package let reason: String
 
+    /// A failure of `check` on certificate `index` of the chain, with a precise reason.
     package init(_ index: Int, _ check: TrustCheck, _ reason: String) {
         self.index = index
         self.check = check
         self.reason = reason
     }
 
+    /// `cert N: Check: reason`.
     package var description: String { "cert \(index): \(check.rawValue): \(reason)" }
 }
 

@@ -25,6 +25,7 @@ package enum PeerName: Sendable, Hashable, CustomStringConvertible {
         return .dns(text)
     }
 
+    /// The name as text (an address in its canonical form).
     package var description: String {
         switch self {
         case .dns(let name): return name
@@ -51,6 +52,7 @@ package struct RevocationMode: Sendable, Hashable {
     /// Fail when no CRL or OCSP response covers a certificate (`kSecRevocationRequirePositiveResponse`).
     package var requirePositiveResponse: Bool
 
+    /// Revocation checking as `SecPolicyCreateRevocation` flags ask.
     package init(enabled: Bool = false, requirePositiveResponse: Bool = false) {
         self.enabled = enabled
         self.requirePositiveResponse = requirePositiveResponse
@@ -88,6 +90,7 @@ package struct ValidationOptions: Sendable {
     package var ocspResponses: [[UInt8]] = [] {
         didSet { parsedOCSPResponses = ocspResponses.compactMap { try? OCSPResponse(derEncoded: $0) } }
     }
+    /// The responses of ``ocspResponses`` that parse.
     package private(set) var parsedOCSPResponses: [OCSPResponse] = []
     /// Reject `anyExtendedKeyUsage` in place of the required purpose, and any extendedKeyUsage on a trust anchor
     /// (webpki / CA/B Forum; Apple accepts both).
@@ -105,5 +108,6 @@ package struct ValidationOptions: Sendable {
     /// same evaluation keeps RFC 5280's rule (every policy must be satisfied).
     package var nameConstraintsMayBeNonCritical: Bool = false
 
+    /// Options for an evaluation at `time` (seconds since 1970-01-01 UTC), with no purpose, name or caller constraint.
     package init(time: Int64) { self.time = time }
 }
