@@ -14,7 +14,8 @@ package enum LimboVerdict: String, Sendable {
 ///
 /// The mapping:
 /// - `SERVER` → `SecPolicyCreateSSL(true, expected_peer_name)`; `CLIENT` → one `SecPolicyCreateSSL(false, name)` per
-///   DNS or IP name of `expected_peer_names` (or one without a name).
+///   DNS or IP name of `expected_peer_names` (or one without a name; `SecPolicyCreateBasicX509()` when the
+///   testcase's `extended_key_usage` is given and leaves out clientAuth, as S/MIME testcases do).
 /// - Feature `rfc5280-incompatible-with-webpki` (the testcase states that RFC 5280 prescribes more than the Web PKI
 ///   profile) adds `SecPolicyCreateBasicX509()`, the RFC 5280 profile; every policy must then be satisfied.
 /// - Only what Apple's API cannot express goes through the OpenSecurity extras: `crls` (`SecPolicyCreateRevocation` +
@@ -56,7 +57,12 @@ package enum LimboRunner {
                     policies.append(SecPolicyCreateSSL(false, name.value as CFString))
                 }
             }
-            if policies.isEmpty { policies.append(SecPolicyCreateSSL(false, nil)) }
+            // A client testcase whose required EKUs leave out clientAuth (S/MIME: emailProtection) does not ask for
+            // TLS client authentication: Basic X.509 with those EKUs required, unless it names hosts.
+            let tlsClient = testcase.extendedKeyUsage.isEmpty || testcase.extendedKeyUsage.contains("clientAuth")
+            if policies.isEmpty {
+                policies.append(tlsClient ? SecPolicyCreateSSL(false, nil) : SecPolicyCreateBasicX509())
+            }
         } else {
             let host = testcase.expectedPeerName.flatMap { $0.kind == "RFC822" ? nil : $0.value }
             policies.append(SecPolicyCreateSSL(true, host.map { $0 as CFString }))

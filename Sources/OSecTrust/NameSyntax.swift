@@ -11,13 +11,14 @@ package enum NameSyntax {
     /// Whether `name` is in the preferred name syntax of RFC 1034 §3.5 as modified by RFC 1123 §2.1 (RFC 5280
     /// §4.2.1.6): LDH labels of 1–63 octets, letters or digits at both ends, at most 253 octets, no empty label (so
     /// no leading, trailing or doubled dot). With `allowWildcard`, the whole left-most label may be `*` (RFC 6125
-    /// §6.4.3 and the CA/B Forum's Wildcard Domain Name), provided at least two labels follow it.
+    /// §6.4.3 and the CA/B Forum's Wildcard Domain Name), provided a label follows it. (Whether a wildcard may match
+    /// is ``HostnameMatcher``'s question: never over fewer than two labels or a public suffix.)
     package static func isPreferredDNSName(_ name: String, allowWildcard: Bool = false) -> Bool {
         let bytes = Array(name.utf8)
         guard !bytes.isEmpty, bytes.count <= 253 else { return false }
         var labels = bytes.split(separator: dot, omittingEmptySubsequences: false)
         if allowWildcard, let first = labels.first, first.count == 1, first.first == star {
-            guard labels.count >= 3 else { return false }
+            guard labels.count >= 2 else { return false }
             labels.removeFirst()
         }
         return labels.allSatisfy(isLDHLabel)

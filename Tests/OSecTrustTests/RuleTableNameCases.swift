@@ -33,11 +33,11 @@ extension RuleTableTests {
 
     static let invalidDNSNames = [
         "exa_mple.com", "example.com.", ".example.com", "a..example.com", " ", "", "-a.example.com", "a-.example.com",
-        String(repeating: "a", count: 64) + ".example.com", "foo.*.example.com", "ba*.example.com", "*", "*.com",
+        String(repeating: "a", count: 64) + ".example.com", "foo.*.example.com", "ba*.example.com", "*", "*.",
         "xn--*-1b3c148a.example.com", "exa mple.com",
     ]
     static let validDNSNames = [
-        "*.example.com", "a-b.example.com", "xn--bcher-kva.example", "EXAMPLE.COM", "localhost",
+        "*.com", "*.example.com", "a-b.example.com", "xn--bcher-kva.example", "EXAMPLE.COM", "localhost",
     ]
     static let invalidMailboxes = [
         "a@b@example.com", "noat.example.com", "@example.com", "a@", "a@exa_mple.com", "a..b@example.com",

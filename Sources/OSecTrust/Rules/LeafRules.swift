@@ -72,17 +72,18 @@ extension PathValidator {
         }
     }
 
-    /// Issuers below the anchor carrying an extendedKeyUsage must allow the leaf's purpose (EKU chaining, as Apple,
-    /// Mozilla and Chrome do; RFC 5280 leaves it open).
+    /// Issuers below the anchor carrying an extendedKeyUsage must allow the leaf's purpose and every usage the
+    /// caller requires (EKU chaining, as Apple, Mozilla and Chrome do; RFC 5280 leaves it open).
     func checkExtendedKeyUsageChain(_ failures: inout [TrustFailure]) {
-        guard let purposeOID else { return }
+        var purposes = options.requiredExtendedKeyUsages
+        if let purposeOID, !purposes.contains(purposeOID) { purposes.insert(purposeOID, at: 0) }
         let end = anchored ? path.count - 1 : path.count
-        guard end > 1 else { return }
+        guard !purposes.isEmpty, end > 1 else { return }
         for index in 1..<end {
-            guard let eku = path[index].extendedKeyUsage else { continue }
-            if !eku.contains(purposeOID) && !eku.contains(X509OID.anyExtendedKeyUsage) {
+            guard let eku = path[index].extendedKeyUsage, !eku.contains(X509OID.anyExtendedKeyUsage) else { continue }
+            for purpose in purposes where !eku.contains(purpose) {
                 failures.append(
-                    TrustFailure(index, .extendedKeyUsage, "issuer extended key usage excludes \(purposeOID.dotted)"))
+                    TrustFailure(index, .extendedKeyUsage, "issuer extended key usage excludes \(purpose.dotted)"))
             }
         }
     }
