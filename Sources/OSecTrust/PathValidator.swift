@@ -132,13 +132,13 @@ package struct PathValidator {
         failures.append(TrustFailure(role.index, .temporalValidity, reason))
     }
 
-    /// Whether `info` is self-signed for the profile rules that exempt self-signed certificates (RFC 5280 §4.2.1.1):
-    /// a self-issued anchor counts without checking its signature (it is trusted as a name and key, §6.1.1 (d));
-    /// another self-issued certificate must verify under its own key.
+    /// Whether `info` is a "self-signed" certificate in the sense of the profile rule that exempts the form in which
+    /// a CA distributes its own key (RFC 5280 §4.2.1.1): a self-issued anchor counts without checking its signature
+    /// (it is trusted as a name and key, §6.1.1 (d)); any other certificate counts when its signature verifies under
+    /// its own key, whatever issuer name it carries (an authorityKeyIdentifier would only repeat its own key).
     func isSelfSigned(_ info: CertificateInfo, _ role: Role, _ budget: inout TrustBudget) -> Bool {
-        guard info.isSelfIssued else { return false }
-        if role.isAnchor { return true }
+        if info.isSelfIssued && role.isAnchor { return true }
         guard budget.consume(.signatureChecks) else { return false }
-        return info.isSelfSigned
+        return info.isSigned(by: info)
     }
 }

@@ -237,6 +237,16 @@ enum RuleChains {
             let leaf = TestPKI.leaf(issuer: anchor, eku: RuleChains.eku)
             return RuleScenario(leaf: leaf.certificate, anchors: [anchor.certificate])
         },
+        RuleCase("5280-4.2.1.1a", "anchor signed by its own key under another issuer name", RuleChains.all, nil) {
+            // The issuer name differs from the subject, but the signature verifies under the certificate's own key:
+            // the form in which a CA distributes its key, which may omit the AKI.
+            let otherName = TestPKI.root("Another Issuer Name", key: TestPKI.ecKeys[0])
+            let anchor = TestPKI.intermediate("Test Root", key: TestPKI.ecKeys[0], issuer: otherName) {
+                $0.includesAuthorityKeyIdentifier = false
+            }
+            let leaf = TestPKI.leaf(issuer: anchor, eku: RuleChains.eku)
+            return RuleScenario(leaf: leaf.certificate, anchors: [anchor.certificate])
+        },
         RuleCase("5280-4.2.1.1a", "AKI with issuer and serial but no keyIdentifier", RuleChains.all, .idLinkage) {
             RuleChains.chain(leaf: {
                 $0.includesAuthorityKeyIdentifier = false

@@ -103,12 +103,11 @@ extension PathValidator {
         }
         // §4.2.1.1: the keyIdentifier of an authorityKeyIdentifier MUST be present in every certificate except a
         // self-signed one (which MAY omit the extension).
-        if !isSelfSigned(info, role, &budget) {
-            if info.authorityKeyIdentifier == nil {
-                failures.append(TrustFailure(index, .idLinkage, "authorityKeyIdentifier missing"))
-            } else if info.authorityKeyIdentifier?.keyIdentifier == nil {
-                failures.append(TrustFailure(index, .idLinkage, "authorityKeyIdentifier without keyIdentifier"))
-            }
+        if info.authorityKeyIdentifier?.keyIdentifier == nil && !isSelfSigned(info, role, &budget) {
+            let reason =
+                info.authorityKeyIdentifier == nil
+                ? "authorityKeyIdentifier missing" : "authorityKeyIdentifier without keyIdentifier"
+            failures.append(TrustFailure(index, .idLinkage, reason))
         }
         // §4.2.1.2: subjectKeyIdentifier MUST appear in every certificate asserting cA.
         if info.isCA && info.subjectKeyIdentifier == nil {
