@@ -214,15 +214,16 @@ extension KeychainStore {
     }
 
     /// Runs `body` in one write transaction in which remote changes are applied: nothing it writes is recorded in
-    /// the outbox. All or nothing: when `body` throws, no local change remains.
+    /// the outbox. All or nothing: when `body` throws, no local change remains. Like every write, it checks that the
+    /// keychain's path still names the file this store opened; rows it deleted are scrubbed from the WAL afterwards.
     package func withSyncTransaction<R>(_ body: (SyncTransaction) throws -> R) throws(KeychainStoreError) -> R {
-        let result = try KeychainStore.mapErrors {
-            try db.transaction(.immediate) {
-                syncLedger.applyingRemote = true
-                defer { syncLedger.applyingRemote = false }
-                return try body(SyncTransaction(store: self))
-            }
+        let before = db.totalChanges
+        let result = try writeTransaction("apply remote changes") {
+            syncLedger.applyingRemote = true
+            defer { syncLedger.applyingRemote = false }
+            return try body(SyncTransaction(store: self))
         }
+        if db.totalChanges != before { scrubDeletedContent() }
         return result
     }
 }

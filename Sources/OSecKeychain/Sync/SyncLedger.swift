@@ -5,7 +5,7 @@ import Synchronization
 
 /// The keychain's half of the sync: which synchronizable items the sync layer knows (`sync_items`), the outbox of
 /// local changes not pushed yet (`sync_outbox`), the sync state (`sync_state`) and resolved conflicts
-/// (`sync_conflicts`). Tables of schema version 2.
+/// (`sync_conflicts`). Tables of schema version 3 (after the keychain's own version 2).
 ///
 /// Every add, update or delete of a synchronizable item records its outbox entry in the same SQLite transaction as
 /// the change itself, so a crash can neither lose a change nor send one that did not commit. Remote changes are
@@ -32,10 +32,10 @@ package final class SyncLedger: @unchecked Sendable {  // sendable: `applyingRem
 
     func noteChange() { changed.store(true, ordering: .releasing) }
 
-    /// The statements of schema version 2.
+    /// The statements of schema version 3; idempotent, like every migration.
     static let schema: [String] = [
         """
-        CREATE TABLE sync_items (
+        CREATE TABLE IF NOT EXISTS sync_items (
             item_id BLOB PRIMARY KEY,
             class TEXT NOT NULL,
             persistref BLOB,
@@ -44,18 +44,18 @@ package final class SyncLedger: @unchecked Sendable {  // sendable: `applyingRem
             mdat REAL NOT NULL DEFAULT 0
         )
         """,
-        "CREATE UNIQUE INDEX sync_items_row ON sync_items (class, persistref)",
+        "CREATE UNIQUE INDEX IF NOT EXISTS sync_items_row ON sync_items (class, persistref)",
         """
-        CREATE TABLE sync_outbox (
+        CREATE TABLE IF NOT EXISTS sync_outbox (
             item_id BLOB PRIMARY KEY,
             change INTEGER NOT NULL DEFAULT 1,
             claimed_pid INTEGER,
             claimed_until REAL
         )
         """,
-        "CREATE TABLE sync_state (key TEXT PRIMARY KEY, value BLOB)",
+        "CREATE TABLE IF NOT EXISTS sync_state (key TEXT PRIMARY KEY, value BLOB)",
         """
-        CREATE TABLE sync_conflicts (
+        CREATE TABLE IF NOT EXISTS sync_conflicts (
             id INTEGER PRIMARY KEY,
             item_id BLOB NOT NULL,
             resolved REAL NOT NULL,
