@@ -7,7 +7,8 @@ import Glibc
 #endif
 
 /// A throwaway PostgreSQL server started with `scripts/pg-test-server.sh` (initdb + pg_ctl, Unix socket only, as
-/// the unprivileged `osecpg` user when the tests run as root), destroyed when the test process exits.
+/// the unprivileged `osecpg` user when the tests run as root), destroyed when the test process exits (at exit, or
+/// by the script's watcher when the process was killed).
 final class PGTestServer: @unchecked Sendable {  // immutable after init
     let directory: String
     let url: String
@@ -46,7 +47,8 @@ final class PGTestServer: @unchecked Sendable {  // immutable after init
 
     private init(registered: Bool) throws {
         directory = NSTemporaryDirectory() + "osec-sync-pg-pid\(getpid())-\(UUID().uuidString)"
-        let output = try PGTestServer.run([PGTestServer.script, "start", directory, "5432"])
+        let output = try PGTestServer.run(
+            [PGTestServer.script, "start", directory, "5432", "--owner", "\(getpid())"])
         guard output.status == 0 else { throw TestFailure("pg-test-server start failed: \(output.text)") }
         url = output.text.trimmingCharacters(in: .whitespacesAndNewlines)
         PGTestServer.registerExitHandler()
