@@ -16,13 +16,21 @@
 # that a child exited from a socket the child inherits, and a daemon holding it would make the caller wait forever.
 set -euo pipefail
 
-# Runs "$@" with every file descriptor above 2 closed (in a subshell: the script's own fd 255 stays open here).
+# Closes every file descriptor above 2 of the current shell (call it in a subshell: the script's own fd 255 is
+# among them).
+close_inherited_fds() {
+    local fd
+    for fd in /proc/self/fd/*; do
+        fd="${fd##*/}"
+        [ "$fd" -gt 2 ] 2>/dev/null && eval "exec $fd>&-" 2>/dev/null
+    done
+    return 0
+}
+
+# Runs "$@" with every file descriptor above 2 closed.
 without_inherited_fds() {
     (
-        for fd in /proc/self/fd/*; do
-            fd="${fd##*/}"
-            [ "$fd" -gt 2 ] 2>/dev/null && eval "exec $fd>&-" 2>/dev/null
-        done
+        close_inherited_fds
         "$@"
     )
 }
@@ -80,10 +88,14 @@ start)
     "$0" restart "$dir"
     if [ -n "$owner" ]; then
         # The watcher: polls the owner every 2 s, then destroys the server (a no-op when the owner already did).
-        without_inherited_fds setsid bash -c \
-            'while kill -0 "$1" 2>/dev/null; do sleep 2; done; exec "$2" destroy "$3"' \
-            pg-test-server-watch "$owner" "$(cd "$(dirname "$0")" && pwd)/$(basename "$0")" "$dir" \
-            </dev/null >/dev/null 2>&1 &
+        # One background process that closes the fds and becomes the watcher: nothing of this script stays behind
+        # holding the caller's descriptors.
+        script="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
+        (
+            close_inherited_fds
+            exec setsid bash -c 'while kill -0 "$1" 2>/dev/null; do sleep 2; done; exec "$2" destroy "$3"' \
+                pg-test-server-watch "$owner" "$script" "$dir"
+        ) </dev/null >/dev/null 2>&1 &
     fi
     ;;
 restart)
