@@ -9,7 +9,8 @@ import Glibc
 
 /// Three keychains standing for three machines (separate files, separate processes) and one real PostgreSQL server.
 @Suite(
-    .serialized, .enabled(if: Machine.available, "needs PostgreSQL's server binaries and the SyncStress/security executables"))
+    .serialized,
+    .enabled(if: Machine.available, "needs PostgreSQL's server binaries and the SyncStress/security executables"))
 struct SyncAcceptanceTests {
     let directory: TemporaryDirectory
     let server: PGTestServer

@@ -7,7 +7,8 @@ import Testing
 /// What a hostile or broken server can try, and what a machine does about it: each attempt is rejected with a
 /// clear error (an exit status) and nothing local changes.
 @Suite(
-    .serialized, .enabled(if: Machine.available, "needs PostgreSQL's server binaries and the SyncStress/security executables"))
+    .serialized,
+    .enabled(if: Machine.available, "needs PostgreSQL's server binaries and the SyncStress/security executables"))
 struct SyncRejectionTests {
     let directory: TemporaryDirectory
     let server: PGTestServer
@@ -132,7 +133,7 @@ struct SyncRejectionTests {
         let (status, _) = try d.run("sync")
         #expect(status == Self.decodeExit)
         #expect(try d.items() == ["own=1"])
-        // A row moved to another item id does not open either (swap).
+        // A blob moved to another item (q's row gets p's version-2 blob) does not open either (swap).
         let (e, f, third) = try pair("swap")
         try e.must("set", "p", "1")
         try e.must("set", "q", "2")
@@ -141,9 +142,9 @@ struct SyncRejectionTests {
         try e.sync()
         try db.execute(
             """
-            UPDATE osec_items SET item_id = (SELECT item_id FROM osec_items WHERE circle_id = $1 AND version = 1
-                ORDER BY seq LIMIT 1), version = 2, seq = $2
-            WHERE circle_id = $1 AND version = 2
+            UPDATE osec_items SET blob = (SELECT blob FROM osec_items WHERE circle_id = $1 AND version = 2),
+                version = 2, seq = $2
+            WHERE circle_id = $1 AND version = 1
             """, [.bytes(third), .integer(try freshSeq(db))])
         let (swapped, _) = try f.run("sync")
         #expect(swapped == Self.decodeExit)
@@ -153,7 +154,8 @@ struct SyncRejectionTests {
 
 /// The command-line interface scripts depend on.
 @Suite(
-    .serialized, .enabled(if: Machine.available, "needs PostgreSQL's server binaries and the SyncStress/security executables"))
+    .serialized,
+    .enabled(if: Machine.available, "needs PostgreSQL's server binaries and the SyncStress/security executables"))
 struct SyncCommandTests {
     let directory: TemporaryDirectory
     let server: PGTestServer
@@ -167,7 +169,8 @@ struct SyncCommandTests {
         let circle = "cli-\(UUID().uuidString)"
         let a = Machine(directory, "cli-a", server: server, circle: circle)
         #expect(!FileManager.default.fileExists(atPath: a.keychain))
-        let (joined, text) = try a.security(["sync-join", "-u", a.url, "-c", circle, a.keychain], stdin: Data("pw\n".utf8))
+        let (joined, text) = try a.security(
+            ["sync-join", "-u", a.url, "-c", circle, a.keychain], stdin: Data("pw\n".utf8))
         #expect(joined == 0, "\(text)")
         #expect(FileManager.default.fileExists(atPath: a.keychain))
         try a.must("set", "one", "1")
@@ -194,7 +197,8 @@ struct SyncCommandTests {
         try b.must("local", "placeholder", "x")  // the keychain exists, never joined
         let file = try directory.write("passphrase", Data("from the file".utf8))
         let environment = [
-            "OPENSECURITY_SYNC_URL": b.url, "OPENSECURITY_SYNC_CIRCLE": circle, "OPENSECURITY_SYNC_PASSPHRASE_FILE": file,
+            "OPENSECURITY_SYNC_URL": b.url, "OPENSECURITY_SYNC_CIRCLE": circle,
+            "OPENSECURITY_SYNC_PASSPHRASE_FILE": file,
         ]
         let (status, text) = try b.security(["sync-now", b.keychain], environment: environment)
         #expect(status == 0, "\(text)")

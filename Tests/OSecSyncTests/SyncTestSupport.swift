@@ -19,7 +19,9 @@ final class PGTestServer: @unchecked Sendable {  // immutable after init
     /// `true` when PostgreSQL's server binaries are installed (scripts/install-deps.sh --with-test-peers).
     static var isAvailable: Bool {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
-        return versions.contains { FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/\($0)/bin/initdb") }
+        return versions.contains {
+            FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/\($0)/bin/initdb")
+        }
     }
 
     private static let lock = NSLock()
@@ -88,7 +90,9 @@ final class PGTestServer: @unchecked Sendable {  // immutable after init
         }
     }
 
-    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil) throws
+    static func run(
+        _ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil
+    ) throws
         -> (status: Int32, text: String)
     {
         let process = Process()
@@ -168,7 +172,8 @@ struct Machine {
 
     /// Runs the `security` tool on this machine's keychain.
     func security(_ args: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> (Int32, String) {
-        try PGTestServer.run([Machine.tool ?? "/nonexistent"] + args, stdin: stdin, environment: Machine.environment(environment))
+        try PGTestServer.run(
+            [Machine.tool ?? "/nonexistent"] + args, stdin: stdin, environment: Machine.environment(environment))
     }
 }
 

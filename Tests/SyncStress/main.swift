@@ -64,7 +64,8 @@ let args = Array(CommandLine.arguments.dropFirst())
 switch args.first {
 case "join" where args.count == 5:
     do {
-        try OpenSecuritySync.join(url: args[2], circle: args[3], passphrase: Data(args[4].utf8), keychain: keychain(args[1]))
+        try OpenSecuritySync.join(
+            url: args[2], circle: args[3], passphrase: Data(args[4].utf8), keychain: keychain(args[1]))
     } catch {
         let nsError = error as NSError
         fail("join: \(nsError.localizedDescription)", OSStatus(truncatingIfNeeded: nsError.code))
@@ -92,7 +93,8 @@ case "dump" where args.count == 2:
     let query: [String: Any] = [
         kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "synctest",
         kSecAttrSynchronizable as String: true, kSecMatchLimit as String: kSecMatchLimitAll,
-        kSecReturnAttributes as String: true, kSecReturnData as String: true, kSecUseKeychain as String: keychain(args[1]),
+        kSecReturnAttributes as String: true, kSecReturnData as String: true,
+        kSecUseKeychain as String: keychain(args[1]),
     ]
     var result: CFTypeRef?
     let status = SecItemCopyMatching(query as CFDictionary, &result)
