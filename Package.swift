@@ -40,7 +40,7 @@ let package = Package(
             providers: [.apt(["libpq-dev"])]
         ),
         // Baseline measurements of OpenSSL itself, for the benchmark executable only.
-        .target(name: "COpenSSLBaseline", dependencies: ["COpenSSL", "CSQLite"]),
+        .target(name: "COpenSSLBaseline", dependencies: ["COpenSSL", "CSQLite", "CLibPQ"]),
         .target(name: "OpenSSLBaseline", dependencies: ["COpenSSLBaseline"]),
 
         // MARK: Swift wrapper layers (the only Swift code with unsafe pointers)
@@ -70,7 +70,10 @@ let package = Package(
         // MARK: Tools
         .executableTarget(name: "SecurityTool", dependencies: ["Security", "OSecASN1", "OSecCrypto", "OSecSystem"]),
         .executableTarget(
-            name: "Benchmarks", dependencies: ["Security", "OSecCrypto", "OSecX509", "OSecKeychain", "OpenSSLBaseline"]),
+            name: "Benchmarks",
+            dependencies: [
+                "Security", "OSecCrypto", "OSecX509", "OSecKeychain", "OpenSSLBaseline", "OSecSync", "OSecPostgres",
+            ]),
         // x509-limbo testcases through Apple's API, for limbo-harness and the conformance test.
         .target(name: "OSecLimbo", dependencies: ["Security", "OSecASN1"]),
         .executableTarget(name: "LimboHarness", dependencies: ["OSecLimbo"]),

@@ -14,4 +14,5 @@ for suite in BenchSuites.all {
         BenchTable.print(row.run(options))
     }
 }
+SyncBenchmarks.finish()
 BenchScratch.removeAll()

@@ -181,6 +181,19 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
         }
     }
 
+    /// Pushes the outbox once, without pulling (the benchmark's push measurement). Returns the number of rows the
+    /// server refused (version conflicts, left for the next ``sync()``).
+    package func pushPending() throws(SyncError) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        do throws(SyncError) {
+            return try push(try connected())
+        } catch {
+            if error.code == .serverUnavailable { self.server = nil }
+            throw error
+        }
+    }
+
     /// Waits up to `timeout` for another member's change (LISTEN/NOTIFY); `true` when one was announced.
     package func waitForRemoteChange(timeout: Duration) throws(SyncError) -> Bool {
         lock.lock()

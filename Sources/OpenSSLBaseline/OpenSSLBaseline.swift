@@ -76,3 +76,7 @@ package func osec_baseline_d2i_x509_file(_ path: String, _ seconds: Double) -> D
 package func osec_baseline_d2i_x509_cached_extensions_file(_ path: String, _ seconds: Double) -> Double {
     COpenSSLBaseline.osec_baseline_d2i_x509_cached_extensions_file(path, seconds)
 }
+
+package func osec_baseline_pg_copy(_ conninfo: String, _ count: Int32, _ blobLength: Int32) -> Double {
+    COpenSSLBaseline.osec_baseline_pg_copy(conninfo, count, blobLength)
+}
