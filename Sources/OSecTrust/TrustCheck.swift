@@ -1,8 +1,8 @@
 /// One trust check, named as Apple names it in trust details and exceptions (`SecPolicyChecks.list`).
 ///
 /// Each check belongs to a ``Category`` (used to rank several failures) and is either recoverable (a setting such as
-/// the verify date, the anchors or an exception could change the verdict) or fatal. The OSStatus Apple reports for a check is the facade's concern (`SecError.status(for:)` in
-/// `Security/Base/ErrorMapping.swift`).
+/// the verify date, the anchors or an exception could change the verdict) or fatal. The OSStatus Apple reports for
+/// a check is the facade's concern (`SecError.status(for:)` in `Security/Base/ErrorMapping.swift`).
 package enum TrustCheck: String, Sendable, CaseIterable, Hashable {
     // Expired
     case temporalValidity = "TemporalValidity"
