@@ -28,7 +28,7 @@ extension SecError {
         case let error as X509Error: mapped = SecError(error)
         case let error as CryptoError: mapped = SecError(error)
         case let error as ASN1Error: mapped = SecError(error)
-        default: mapped = SecError(errSecInternal, "\(error)", underlying: error as? any Error & Sendable)
+        default: mapped = SecError(errSecInternal, "\(error)", underlying: error)
         }
         guard let context else {
             self = mapped
