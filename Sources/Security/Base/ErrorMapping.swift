@@ -143,7 +143,7 @@ extension SecError {
         case .basicConstraintsCA: return errSecNoBasicConstraintsCA
         case .basicConstraintsPathLen: return errSecPathLengthConstraintExceeded
         case .criticalExtensions: return errSecUnknownCriticalExtensionFlag
-        case .idLinkage: return errSecInvalidAuthorityKeyID
+        case .idLinkage: return errSecInvalidIDLinkage
         case .nonEmptySubject: return errSecInvalidSubjectName
         case .notCA: return errSecCertificateIsCA
         case .duplicateExtension: return errSecCertificateDuplicateExtension
