@@ -80,7 +80,7 @@ struct StoredCircle: Codable {
             return try JSONDecoder().decode(StoredCircle.self, from: secret)
         } catch let error as KeychainStoreError {
             throw SyncError(
-                .keychain, "reading the circle settings failed: \(error.reason)", osStatus: error.code.osStatus)
+                .keychain, "reading the circle settings failed: \(error.reason)", underlying: error)
         } catch {
             throw SyncError(.keychain, "the stored circle settings are malformed")
         }
@@ -102,7 +102,7 @@ struct StoredCircle: Codable {
             }
         } catch let error as KeychainStoreError {
             throw SyncError(
-                .keychain, "saving the circle settings failed: \(error.reason)", osStatus: error.code.osStatus)
+                .keychain, "saving the circle settings failed: \(error.reason)", underlying: error)
         } catch {
             throw SyncError(.internal, "encoding the circle settings failed")
         }
@@ -113,7 +113,7 @@ struct StoredCircle: Codable {
             _ = try store.delete(query)
         } catch {
             throw SyncError(
-                .keychain, "removing the circle settings failed: \(error.reason)", osStatus: error.code.osStatus)
+                .keychain, "removing the circle settings failed: \(error.reason)", underlying: error)
         }
     }
 }

@@ -273,7 +273,7 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
             } catch {
                 if let inner = error.underlying as? SyncError { throw inner }
                 throw SyncError(
-                    .keychain, "applying remote changes failed: \(error.reason)", osStatus: error.code.osStatus)
+                    .keychain, "applying remote changes failed: \(error.reason)", underlying: error)
             }
             cursor = last
             if rows.count < SyncEngine.pullBatch { break }
@@ -405,7 +405,7 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
             throw error
         } catch let error as KeychainStoreError {
             if let inner = error.underlying as? SyncError { throw inner }
-            throw SyncError(.keychain, error.reason, osStatus: error.code.osStatus, underlying: error)
+            throw SyncError(.keychain, error.reason, underlying: error)
         } catch {
             throw SyncError(.internal, "unexpected error: \(error)")
         }
