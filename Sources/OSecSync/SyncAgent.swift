@@ -6,8 +6,8 @@ import Synchronization
 /// another member (so changes show within a second while online) and every ``periodicInterval`` otherwise;
 /// failures back off exponentially up to ``maximumBackoff``.
 ///
-/// ``attach(_:)`` runs it on one background thread per keychain in a process that has the keychain open and a
-/// circle configured; `security sync-agent` runs it in the foreground with ``run(store:)``.
+/// ``attach(_:environment:)`` runs it on one background thread per keychain in a process that has the keychain open
+/// and a circle configured; `security sync-agent` runs it in the foreground with ``run(store:environment:)``.
 package final class SyncAgent: @unchecked Sendable {  // sendable: state is atomic or immutable
     /// Full syncs happen at least this often.
     package static let periodicInterval: Duration = .seconds(30)

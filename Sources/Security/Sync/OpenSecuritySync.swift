@@ -70,7 +70,11 @@ public enum OpenSecuritySync {
     }
 
     /// Joins (or, for the first member, creates) the circle `circle` on the server `url` with `passphrase`.
-    /// - Parameter keychain: the keychain (`nil`: the default one); created when it does not exist yet.
+    /// - Parameters:
+    ///   - url: the PostgreSQL connection string (libpq URI or `key=value` form).
+    ///   - circle: the circle's name (1 to 256 bytes; only a hash of it reaches the server).
+    ///   - passphrase: the circle passphrase (the first member chooses it).
+    ///   - keychain: the keychain (`nil`: the default one); created when it does not exist yet.
     /// - Throws: `errSecAuthFailed` for a wrong passphrase, `errSecNotAvailable` when the server is unreachable.
     public static func join(url: String, circle: String, passphrase: Data, keychain: SecKeychain? = nil) throws {
         try run {
