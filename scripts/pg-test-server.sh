@@ -58,7 +58,11 @@ command="${1:-}"
 dir="${2:-}"
 [ -n "$command" ] && [ -n "$dir" ] || { echo "usage: $0 start|stop|restart|destroy DIR [PORT] [--durable] [--owner PID]" >&2; exit 2; }
 bin="$(bindir)"
-mkdir -p "$dir"
+# Only start creates DIR: a destroy after the caller's own (the watcher's) must not leave an empty DIR behind.
+if [ "$command" = start ]; then mkdir -p "$dir"; fi
+if [ ! -d "$dir" ]; then
+    case "$command" in stop | destroy) exit 0 ;; *) echo "$0: no server directory $dir" >&2; exit 1 ;; esac
+fi
 dir="$(cd "$dir" && pwd)"
 
 case "$command" in
