@@ -17,6 +17,7 @@
 #include <openssl/params.h>
 #include <openssl/rsa.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <pthread.h>
 #include <string.h>
 
@@ -306,3 +307,93 @@ int osec_aes_gcm_prepared(void *ctx, int encrypt, const void *iv, size_t iv_len,
     if (encrypt && EVP_CIPHER_CTX_get_params(ctx, params) != 1) return -1;
     return 1;
 }
+
+// MARK: Cached one-shot digests (CommonCrypto's CC_SHA256 & co.)
+
+// One EVP_MD_CTX per digest slot per thread, freed when the thread exits. Re-initialising a context with
+// EVP_DigestInit_ex costs less than EVP_Digest's allocate-initialise-free on every call, which dominates short
+// messages. The context keeps only the last digest's output state between calls.
+typedef struct {
+    EVP_MD_CTX *digest[OSEC_DIGEST_CACHE_SLOTS];
+} osec_thread_cache;
+
+static pthread_key_t osec_cache_key;
+static pthread_once_t osec_cache_once = PTHREAD_ONCE_INIT;
+static int osec_cache_key_ok = 0;
+
+static void osec_cache_free(void *pointer) {
+    osec_thread_cache *cache = pointer;
+    for (int i = 0; i < OSEC_DIGEST_CACHE_SLOTS; i++) EVP_MD_CTX_free(cache->digest[i]);
+    free(cache);
+}
+
+static void osec_cache_init(void) { osec_cache_key_ok = pthread_key_create(&osec_cache_key, osec_cache_free) == 0; }
+
+static osec_thread_cache *osec_thread_cache_get(void) {
+    if (pthread_once(&osec_cache_once, osec_cache_init) != 0 || !osec_cache_key_ok) return NULL;
+    osec_thread_cache *cache = pthread_getspecific(osec_cache_key);
+    if (cache == NULL) {
+        cache = calloc(1, sizeof *cache);
+        if (cache == NULL) return NULL;
+        if (pthread_setspecific(osec_cache_key, cache) != 0) {
+            free(cache);
+            return NULL;
+        }
+    }
+    return cache;
+}
+
+int osec_digest_cached(const void *md, int slot, const void *data, size_t len, void *out, unsigned int *out_len) {
+    static const unsigned char empty = 0;
+    EVP_MD_CTX *ctx = NULL;
+    int owned = 0;
+    if (slot >= 0 && slot < OSEC_DIGEST_CACHE_SLOTS) {
+        osec_thread_cache *cache = osec_thread_cache_get();
+        if (cache != NULL) {
+            if (cache->digest[slot] == NULL) cache->digest[slot] = EVP_MD_CTX_new();
+            ctx = cache->digest[slot];
+        }
+    }
+    if (ctx == NULL) {
+        ctx = EVP_MD_CTX_new();
+        owned = 1;
+        if (ctx == NULL) return 0;
+    }
+    int ok = EVP_DigestInit_ex(ctx, md, NULL) == 1 && EVP_DigestUpdate(ctx, len > 0 ? data : &empty, len) == 1
+          && EVP_DigestFinal_ex(ctx, out, out_len) == 1;
+    if (owned) EVP_MD_CTX_free(ctx);
+    return ok;
+}
+
+// MARK: Incremental HMAC (CommonCrypto's CCHmacInit/Update/Final)
+
+void *osec_hmac_ctx_new(const void *md, const void *key, size_t key_len) {
+    static const unsigned char empty = 0;
+    if (key_len > 0x7fffffff) return NULL;
+    HMAC_CTX *ctx = HMAC_CTX_new();
+    if (ctx == NULL) return NULL;
+    if (HMAC_Init_ex(ctx, key_len > 0 ? key : &empty, (int)key_len, md, NULL) != 1) {
+        HMAC_CTX_free(ctx);
+        return NULL;
+    }
+    return ctx;
+}
+
+int osec_hmac_ctx_update(void *ctx, const void *data, size_t len) {
+    static const unsigned char empty = 0;
+    return HMAC_Update(ctx, len > 0 ? data : &empty, len) == 1;
+}
+
+int osec_hmac_ctx_final(void *ctx, void *out, unsigned int *out_len) { return HMAC_Final(ctx, out, out_len) == 1; }
+
+void *osec_hmac_ctx_dup(const void *ctx) {
+    HMAC_CTX *copy = HMAC_CTX_new();
+    if (copy == NULL) return NULL;
+    if (HMAC_CTX_copy(copy, (HMAC_CTX *)ctx) != 1) {
+        HMAC_CTX_free(copy);
+        return NULL;
+    }
+    return copy;
+}
+
+void osec_hmac_ctx_free(void *ctx) { HMAC_CTX_free(ctx); }

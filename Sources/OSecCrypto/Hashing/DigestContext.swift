@@ -38,14 +38,22 @@ package struct DigestContext {
 
     /// Feeds more bytes.
     package mutating func update(_ data: Data) {
-        guard !failed else { return }
+        data.withUnsafeBytes { buffer in update(bytes: buffer.baseAddress, count: buffer.count) }
+    }
+
+    /// Feeds `count` bytes at `bytes` (nil only when `count` is 0), for callers holding C buffers.
+    package mutating func update(bytes: UnsafeRawPointer?, count: Int) {
+        guard !failed, count > 0 else { return }
+        guard let bytes else {
+            failed = true
+            return
+        }
         if !isKnownUniquelyReferenced(&handle) { handle = DigestContextHandle(copying: handle) }
         guard let raw = handle.raw else {
             failed = true
             return
         }
-        let ok = data.withUnsafeBytes { buffer in EVP_DigestUpdate(raw, buffer.baseAddress, buffer.count) == 1 }
-        if !ok {
+        if EVP_DigestUpdate(raw, bytes, count) != 1 {
             failed = true
             OpenSSLErrorQueue.clear()
         }
