@@ -17,6 +17,7 @@ let package = Package(
     name: "OpenSecurity",
     products: [
         .library(name: "Security", targets: ["Security"]),
+        .library(name: "CommonCrypto", targets: ["CommonCrypto"]),
         .executable(name: "security", targets: ["SecurityTool"]),
         .executable(name: "opensecurity-bench", targets: ["Benchmarks"]),
         .executable(name: "limbo-harness", targets: ["LimboHarness"]),
@@ -55,6 +56,8 @@ let package = Package(
         .target(
             name: "Security",
             dependencies: ["OSecCrypto", "OSecASN1", "OSecX509", "OSecPKCS12", "OSecTrust", "OSecKeychain"]),
+        // Apple's CommonCrypto C API as Swift imports it (module name `CommonCrypto`).
+        .target(name: "CommonCrypto", dependencies: ["OSecCrypto"]),
 
         // MARK: Tools
         .executableTarget(name: "SecurityTool", dependencies: ["Security", "OSecASN1", "OSecCrypto"]),
@@ -78,6 +81,11 @@ let package = Package(
             dependencies: ["OSecTrust", "OSecASN1", "OSecCrypto", "OSecX509", "OSecTestSupport"]),
         .testTarget(
             name: "SecurityTests", dependencies: ["Security", "OSecTestSupport", "OSecASN1", "OSecCrypto", "OSecX509"]),
+        .testTarget(name: "CommonCryptoTests", dependencies: ["CommonCrypto", "OSecTestSupport"]),
+        // The same API compiled in the Swift 5 language mode, as older Apple-platform libraries are.
+        .testTarget(
+            name: "CommonCryptoSwift5Tests", dependencies: ["CommonCrypto"],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
     ],
     swiftLanguageModes: [.v6]
 )
