@@ -57,6 +57,108 @@ private func finish(
 /// Message-derived state is never printed.
 private let contextDescription = "<digest context>"
 
+// MARK: - MD4 (RFC 1320), from OpenSSL's legacy provider
+
+/// The length of an MD4 digest in bytes.
+public let CC_MD4_DIGEST_LENGTH: Int32 = 16
+/// The MD4 block size in bytes.
+public let CC_MD4_BLOCK_BYTES: Int32 = 64
+
+/// The context of the incremental MD4 functions (`CC_MD4_CTX`).
+///
+/// Zero-initialise it and pass it to `CC_MD4_Init`. Unlike the C struct its fields are not public: the running
+/// state is an OpenSSL digest context. Copying the struct copies the state (copy-on-write), as copying the C
+/// struct does.
+public struct CC_MD4state_st {
+    var digest: MD4.Context?
+
+    /// An empty context, to be initialised with `CC_MD4_Init`.
+    public init() {}
+}
+
+/// `@unchecked Sendable`: the state is copy-on-write; a copy never shares mutable state with another copy.
+extension CC_MD4state_st: @unchecked Sendable {}
+
+extension CC_MD4state_st: CustomStringConvertible {
+    /// A fixed text: message-derived state is never printed.
+    public var description: String { contextDescription }
+}
+
+/// The context of the incremental MD4 functions.
+public typealias CC_MD4_CTX = CC_MD4state_st
+
+/// Starts an MD4 computation in `c`. Returns 1.
+@available(
+    *, deprecated,
+    message: """
+        This function is cryptographically broken and should not be used in security contexts. \
+        Clients should migrate to SHA256 (or stronger).
+        """
+)
+@discardableResult
+public func CC_MD4_Init(_ c: UnsafeMutablePointer<CC_MD4_CTX>!) -> Int32 {
+    guard let c else { return 0 }
+    c.pointee.digest = MD4.Context()
+    return 1
+}
+
+/// Feeds `len` bytes at `data` to the computation in `c`. Returns 1.
+@available(
+    *, deprecated,
+    message: """
+        This function is cryptographically broken and should not be used in security contexts. \
+        Clients should migrate to SHA256 (or stronger).
+        """
+)
+@discardableResult
+public func CC_MD4_Update(_ c: UnsafeMutablePointer<CC_MD4_CTX>!, _ data: UnsafeRawPointer!, _ len: CC_LONG) -> Int32 {
+    guard let c else { return 0 }
+    guard len > 0, let data else { return 1 }
+    if c.pointee.digest == nil { c.pointee.digest = MD4.Context() }
+    c.pointee.digest?.update(bytes: data, count: Int(len))
+    return 1
+}
+
+/// Writes the MD4 digest (`CC_MD4_DIGEST_LENGTH` bytes) of everything fed to `c` into `md`. Returns 1 (0 when
+/// OpenSSL's legacy provider is missing).
+@available(
+    *, deprecated,
+    message: """
+        This function is cryptographically broken and should not be used in security contexts. \
+        Clients should migrate to SHA256 (or stronger).
+        """
+)
+@discardableResult
+public func CC_MD4_Final(_ md: UnsafeMutablePointer<UInt8>!, _ c: UnsafeMutablePointer<CC_MD4_CTX>!) -> Int32 {
+    guard let c else { return 0 }
+    guard let md else { return 1 }
+    let digest = (c.pointee.digest ?? MD4.Context()).finalize()
+    c.pointee.digest = nil
+    guard digest.count == MD4.outputSize else { return 0 }
+    digest.copyBytes(to: md, count: MD4.outputSize)
+    return 1
+}
+
+/// Computes the MD4 (RFC 1320) digest of `len` bytes at `data` into `md` (`CC_MD4_DIGEST_LENGTH` bytes).
+/// Returns `md`, or nil when `md` is nil, `data` is nil with a non-zero length, or OpenSSL's legacy provider is
+/// missing.
+@available(
+    *, deprecated,
+    message: """
+        This function is cryptographically broken and should not be used in security contexts. \
+        Clients should migrate to SHA256 (or stronger).
+        """
+)
+@discardableResult
+public func CC_MD4(
+    _ data: UnsafeRawPointer!, _ len: CC_LONG, _ md: UnsafeMutablePointer<UInt8>!
+)
+    -> UnsafeMutablePointer<UInt8>!
+{
+    guard let md, data != nil || len == 0 else { return nil }
+    return MD4.hash(bytes: data, count: Int(len), into: md) ? md : nil
+}
+
 // MARK: - MD5 (RFC 1321)
 /// The length of an MD5 digest in bytes.
 public let CC_MD5_DIGEST_LENGTH: Int32 = 16

@@ -112,6 +112,25 @@ import Testing
         #expect(CC_MD5_DIGEST_LENGTH == 16 && CC_MD5_BLOCK_BYTES == 64)
     }
 
+    /// RFC 1320 §A.5 (MD4, through OpenSSL's legacy provider).
+    @Test func md4MatchesRFC1320() {
+        let suite: [(String, String)] = [
+            ("", "31d6cfe0d16ae931b73c59d7e0c089c0"),
+            ("a", "bde52cb31de33e46245e05fbdbd6fb24"),
+            ("abc", "a448017aaf21d8525fc10ae87aa6729d"),
+            ("message digest", "d9130a8164549fe818874806e1c7014b"),
+            ("abcdefghijklmnopqrstuvwxyz", "d79e1c308aa5bbcdeea8ed63df412da9"),
+            ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", "043f8582f241db351ce627e153e7f0e4"),
+            (String(repeating: "1234567890", count: 8), "e33b4ddc9c38f2199c3e7b164fcc0536"),
+        ]
+        let calls: any DeprecatedDigests = DeprecatedDigestCalls()
+        for (text, expected) in suite {
+            #expect(calls.md4(Data(text.utf8)).hex == expected)
+            #expect(calls.md4Streamed(Data(text.utf8), chunk: 7).hex == expected)
+        }
+        #expect(CC_MD4_DIGEST_LENGTH == 16 && CC_MD4_BLOCK_BYTES == 64)
+    }
+
     @Test func lengthsAreApples() {
         #expect([CC_SHA1_DIGEST_LENGTH, CC_SHA224_DIGEST_LENGTH, CC_SHA256_DIGEST_LENGTH] == [20, 28, 32])
         #expect([CC_SHA384_DIGEST_LENGTH, CC_SHA512_DIGEST_LENGTH] == [48, 64])
@@ -222,9 +241,11 @@ import Testing
             ("sha384", CC.digest(CC_SHA384, length: 48, message)),
             ("sha512", CC.digest(CC_SHA512, length: 64, message)),
             ("md5", (DeprecatedDigestCalls() as any DeprecatedDigests).md5(message)),
+            ("md4", (DeprecatedDigestCalls() as any DeprecatedDigests).md4(message)),
         ]
         for (name, ours) in cases {
-            let result = try OpenSSLCLI.check(["dgst", "-\(name)", "-binary"], stdin: message)
+            let legacy = name == "md4" ? ["-provider", "legacy", "-provider", "default"] : []
+            let result = try OpenSSLCLI.check(["dgst", "-\(name)", "-binary"] + legacy, stdin: message)
             #expect(result.stdout == ours, "\(name)")
         }
     }
@@ -295,6 +316,8 @@ enum Streamed {
 protocol DeprecatedDigests {
     func md5(_ data: Data) -> Data
     func md5Streamed(_ data: Data, chunk: Int) -> Data
+    func md4(_ data: Data) -> Data
+    func md4Streamed(_ data: Data, chunk: Int) -> Data
 }
 
 struct DeprecatedDigestCalls: DeprecatedDigests {
@@ -308,6 +331,19 @@ struct DeprecatedDigestCalls: DeprecatedDigests {
         Streamed.feed(data, chunk) { CC_MD5_Update(&ctx, $0, $1) }
         var out = [UInt8](repeating: 0, count: 16)
         CC_MD5_Final(&out, &ctx)
+        return Data(out)
+    }
+
+    @available(*, deprecated)
+    func md4(_ data: Data) -> Data { CC.digest(CC_MD4, length: CC_MD4_DIGEST_LENGTH, data) }
+
+    @available(*, deprecated)
+    func md4Streamed(_ data: Data, chunk: Int) -> Data {
+        var ctx = CC_MD4_CTX()
+        CC_MD4_Init(&ctx)
+        Streamed.feed(data, chunk) { CC_MD4_Update(&ctx, $0, $1) }
+        var out = [UInt8](repeating: 0, count: 16)
+        CC_MD4_Final(&out, &ctx)
         return Data(out)
     }
 }
