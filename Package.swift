@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "CommonCrypto", dependencies: ["OSecCrypto"]),
 
         // MARK: Tools
-        .executableTarget(name: "SecurityTool", dependencies: ["Security", "OSecASN1", "OSecCrypto"]),
+        .executableTarget(name: "SecurityTool", dependencies: ["Security", "OSecASN1", "CommonCrypto"]),
         .executableTarget(
             name: "Benchmarks", dependencies: ["Security", "OSecCrypto", "OSecX509", "OSecKeychain", "OpenSSLBaseline"]),
         .executableTarget(name: "LimboHarness", dependencies: ["Security", "OSecTrust", "OSecX509", "OSecASN1"]),
