@@ -62,7 +62,8 @@ let package = Package(
         // MARK: Tools
         .executableTarget(name: "SecurityTool", dependencies: ["Security", "OSecASN1", "CommonCrypto"]),
         .executableTarget(
-            name: "Benchmarks", dependencies: ["Security", "OSecCrypto", "OSecX509", "OSecKeychain", "OpenSSLBaseline"]),
+            name: "Benchmarks",
+            dependencies: ["Security", "OSecCrypto", "OSecX509", "OSecKeychain", "OpenSSLBaseline", "CommonCrypto"]),
         .executableTarget(name: "LimboHarness", dependencies: ["Security", "OSecTrust", "OSecX509", "OSecASN1"]),
 
         // MARK: Tests
