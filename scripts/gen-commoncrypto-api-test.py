@@ -4,7 +4,7 @@
 Each line `<name>\t<Swift type>` of the lists (Apple's CommonCrypto declarations as Swift imports them) becomes
 `let _: <type> = <name>` (or `let _: <name>.Type = <name>.self` for `type`) in a function the test target
 compiles, so the build fails when a declaration is missing or has another type. Declarations left out on purpose
-(LEFT_OUT below, with the reason) are listed instead; APIListTests checks that every list line is compiled or
+(a trailing `\t# left out: reason` on the line) are listed instead; APIListTests checks that every list line is compiled or
 left out, and prints the coverage per header.
 
 Run after editing a list:  scripts/gen-commoncrypto-api-test.py
@@ -18,17 +18,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LISTS = os.path.join(ROOT, "API", "CommonCrypto")
 OUTPUT = os.path.join(ROOT, "Tests", "CommonCryptoTests", "APIListCompiles.swift")
 
-# (regular expression on the name, short key, reason). Keep in step with docs/differences-from-apple.md.
-LEFT_OUT = [
-    (r"^CC_MD2", "md2", "OpenSSL 3 does not build MD2; Apple deprecated it in macOS 10.15 / iOS 13"),
-]
-
-
-def left_out(name):
-    for pattern, key, _ in LEFT_OUT:
-        if re.search(pattern, name):
-            return key
-    return None
+# A trailing `\t# left out: reason` marks a declaration not provided on purpose (the format scripts/api-coverage.py
+# reads too).
+LEFT_OUT = re.compile(r"\t#\s*left out:\s*(.*)$")
 
 
 def swift_string(text):
@@ -50,14 +42,21 @@ def main():
                 line = raw.rstrip("\n")
                 if not line.strip() or line.lstrip().startswith("#"):
                     continue
+                reason = None
+                match = LEFT_OUT.search(line)
+                if match:
+                    reason = match.group(1).strip()
+                    line = line[:match.start()]
                 name, swift_type = line.split("\t")
-                key = left_out(name)
-                if key:
-                    omitted.append((f"{header}:{name}", key))
+                if reason:
+                    omitted.append((f"{header}:{name}", reason))
                     continue
                 compiled.append(f"{header}:{name}")
                 if swift_type == "type":
                     checks.append(f"        let _: {name}.Type = {name}.self")
+                elif swift_type.startswith("instance "):
+                    owner, member = name.rsplit(".", 1)
+                    checks.append(f"        let _: ({owner}) -> {swift_type[len('instance '):]} = {{ $0.{member} }}")
                 else:
                     checks.append(f"        let _: {swift_type} = {name}")
         checks.append("    }")
@@ -80,13 +79,9 @@ def main():
     ] + [f"        {swift_string(entry)}," for entry in compiled] + [
         "    ]",
         "",
-        "    /// Left out on purpose: the line, and the key of its reason in `reasons`.",
+        "    /// Left out on purpose: the line, and the reason the list gives.",
         "    static let leftOut: [String: String] = [",
-    ] + [f"        {swift_string(entry)}: {swift_string(key)}," for entry, key in omitted] + [
-        "    ]",
-        "",
-        "    static let reasons: [String: String] = [",
-    ] + [f"        {swift_string(key)}: {swift_string(reason)}," for _, key, reason in LEFT_OUT] + [
+    ] + [f"        {swift_string(entry)}: {swift_string(reason)}," for entry, reason in omitted] + [
         "    ]",
         "}",
     ]

@@ -420,20 +420,55 @@ enum APIListIndex {
         "CommonSymmetricKeywrap.h:CCSymmetricUnwrappedSize",
     ]
 
-    /// Left out on purpose: the line, and the key of its reason in `reasons`.
+    /// Left out on purpose: the line, and the reason the list gives.
     static let leftOut: [String: String] = [
-        "CommonDigest.h:CC_MD2_DIGEST_LENGTH": "md2",
-        "CommonDigest.h:CC_MD2_BLOCK_BYTES": "md2",
-        "CommonDigest.h:CC_MD2state_st": "md2",
-        "CommonDigest.h:CC_MD2_CTX": "md2",
-        "CommonDigest.h:CC_MD2state_st.init": "md2",
-        "CommonDigest.h:CC_MD2_Init": "md2",
-        "CommonDigest.h:CC_MD2_Update": "md2",
-        "CommonDigest.h:CC_MD2_Final": "md2",
-        "CommonDigest.h:CC_MD2": "md2",
-    ]
-
-    static let reasons: [String: String] = [
-        "md2": "OpenSSL 3 does not build MD2; Apple deprecated it in macOS 10.15 / iOS 13"
+        "CommonDigest.h:CC_MD2_DIGEST_LENGTH":
+            "OpenSSL 3 does not build MD2 (Apple deprecated it in macOS 10.15 / iOS 13)",
+        "CommonDigest.h:CC_MD2_BLOCK_BYTES":
+            "OpenSSL 3 does not build MD2 (Apple deprecated it in macOS 10.15 / iOS 13)",
+        "CommonDigest.h:CC_MD2state_st": "OpenSSL 3 does not build MD2 (Apple deprecated it in macOS 10.15 / iOS 13)",
+        "CommonDigest.h:CC_MD2_CTX": "OpenSSL 3 does not build MD2 (Apple deprecated it in macOS 10.15 / iOS 13)",
+        "CommonDigest.h:CC_MD2state_st.init":
+            "OpenSSL 3 does not build MD2 (Apple deprecated it in macOS 10.15 / iOS 13)",
+        "CommonDigest.h:CC_MD2state_st.num": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_MD2state_st.data": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_MD2state_st.cksm": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_MD2state_st.state": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_MD2_Init": "OpenSSL 3 does not build MD2 (Apple deprecated it in macOS 10.15 / iOS 13)",
+        "CommonDigest.h:CC_MD2_Update": "OpenSSL 3 does not build MD2 (Apple deprecated it in macOS 10.15 / iOS 13)",
+        "CommonDigest.h:CC_MD2_Final": "OpenSSL 3 does not build MD2 (Apple deprecated it in macOS 10.15 / iOS 13)",
+        "CommonDigest.h:CC_MD2": "OpenSSL 3 does not build MD2 (Apple deprecated it in macOS 10.15 / iOS 13)",
+        "CommonDigest.h:CC_MD4state_st.A": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_MD4state_st.B": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_MD4state_st.C": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_MD4state_st.D": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_MD4state_st.Nl": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_MD4state_st.Nh": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_MD4state_st.data": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_MD4state_st.num": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_MD5state_st.A": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_MD5state_st.B": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_MD5state_st.C": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_MD5state_st.D": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_MD5state_st.Nl": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_MD5state_st.Nh": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_MD5state_st.data": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_MD5state_st.num": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_SHA1state_st.h0": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_SHA1state_st.h1": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_SHA1state_st.h2": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_SHA1state_st.h3": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_SHA1state_st.h4": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_SHA1state_st.Nl": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_SHA1state_st.Nh": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_SHA1state_st.data": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_SHA1state_st.num": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_SHA256state_st.count": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_SHA256state_st.hash": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_SHA256state_st.wbuf": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_SHA512state_st.count": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_SHA512state_st.hash": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonDigest.h:CC_SHA512state_st.wbuf": "the contexts hold an OpenSSL context, not Apple's C state words",
+        "CommonHMAC.h:CCHmacContext.ctx": "the contexts hold an OpenSSL context, not Apple's C state words",
     ]
 }
