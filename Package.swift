@@ -92,7 +92,7 @@ let package = Package(
                 // Code that gets Security from `import Foundation` on Apple platforms (README: porting a package).
                 .unsafeFlags(["-Xfrontend", "-import-module", "-Xfrontend", "Security"]),
             ]),
-        .testTarget(name: "CommonCryptoTests", dependencies: ["CommonCrypto", "OSecTestSupport"]),
+        .testTarget(name: "CommonCryptoTests", dependencies: ["CommonCrypto", "OSecTestSupport", "OSecCrypto"]),
         // The same API compiled in the Swift 5 language mode, as older Apple-platform libraries are.
         .testTarget(
             name: "CommonCryptoSwift5Tests", dependencies: ["CommonCrypto"],
