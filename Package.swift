@@ -63,8 +63,13 @@ let package = Package(
         .executableTarget(name: "SecurityTool", dependencies: ["Security", "OSecASN1", "CommonCrypto"]),
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["Security", "OSecCrypto", "OSecX509", "OSecKeychain", "OpenSSLBaseline", "CommonCrypto"]),
-        .executableTarget(name: "LimboHarness", dependencies: ["Security", "OSecTrust", "OSecX509", "OSecASN1"]),
+            dependencies: [
+                "Security", "OSecCrypto", "OSecX509", "OSecKeychain", "OpenSSLBaseline",
+                "CommonCrypto",
+            ]),
+        // x509-limbo testcases through Apple's API, for limbo-harness and the conformance test.
+        .target(name: "OSecLimbo", dependencies: ["Security", "OSecASN1"]),
+        .executableTarget(name: "LimboHarness", dependencies: ["OSecLimbo"]),
 
         // MARK: Tests
         .target(name: "OSecTestSupport", dependencies: ["OSecCrypto", "OSecASN1"], path: "Tests/OSecTestSupport"),
@@ -83,7 +88,10 @@ let package = Package(
             dependencies: ["OSecTrust", "OSecASN1", "OSecCrypto", "OSecX509", "OSecTestSupport"]),
         .testTarget(
             name: "SecurityTests",
-            dependencies: ["Security", "OSecTestSupport", "OSecASN1", "OSecCrypto", "OSecX509", "OSecSQLite"]),
+            dependencies: [
+                "Security", "OSecTestSupport", "OSecASN1", "OSecCrypto", "OSecX509", "OSecSQLite", "OSecLimbo",
+                "OSecKeychain", "OSecPKCS12", "OSecTrust",
+            ]),
         // Apple-platform code written the way popular keychain wrappers and crypto libraries write it, compiled
         // against our Security only (issue 11): Swift 6 mode, and Swift 5 mode with Security imported implicitly.
         .testTarget(name: "AppleCompatTests", dependencies: ["Security"]),

@@ -1,8 +1,8 @@
 /// One trust check, named as Apple names it in trust details and exceptions (`SecPolicyChecks.list`).
 ///
-/// Each check belongs to a ``Category`` (used to rank several failures), carries the OSStatus Apple reports for it,
-/// and is either recoverable (a setting such as the verify date, the anchors or an exception could change the
-/// verdict) or fatal.
+/// Each check belongs to a ``Category`` (used to rank several failures) and is either recoverable (a setting such as
+/// the verify date, the anchors or an exception could change the verdict) or fatal. The OSStatus Apple reports for
+/// a check is the facade's concern (`SecError.status(for:)` in `Security/Base/ErrorMapping.swift`).
 package enum TrustCheck: String, Sendable, CaseIterable, Hashable {
     // Expired
     case temporalValidity = "TemporalValidity"
@@ -42,6 +42,9 @@ package enum TrustCheck: String, Sendable, CaseIterable, Hashable {
     case malformed = "Malformed"
     /// Not an Apple check name: a caller-imposed constraint (allowed signature algorithms, maximum depth).
     case callerConstraint = "CallerConstraint"
+    /// Not an Apple check name: the evaluation ran out of its work budget (``TrustLimits``) before finding a trusted
+    /// path; fatal, since more tries of the same input cannot succeed.
+    case workBudget = "WorkBudget"
     // Revoked
     case revocation = "Revocation"
     // Pinning
@@ -60,9 +63,11 @@ package enum TrustCheck: String, Sendable, CaseIterable, Hashable {
         case usage
         case name
         case expired
+        /// More important first (Blocked is the smallest).
         package static func < (lhs: Category, rhs: Category) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
+    /// The category that ranks this check among others (Apple's `SecPolicyChecks.list`).
     package var category: Category {
         switch self {
         case .temporalValidity: return .expired
@@ -73,7 +78,8 @@ package enum TrustCheck: String, Sendable, CaseIterable, Hashable {
         case .signatureHashAlgorithms, .weakSignature: return .weakHash
         case .revocation: return .revoked
         case .revocationResponseRequired: return .pinning
-        case .signature, .malformed, .callerConstraint, .validityPeriodMaximums, .basicConstraints, .basicConstraintsCA,
+        case .signature, .malformed, .callerConstraint, .workBudget, .validityPeriodMaximums, .basicConstraints,
+            .basicConstraintsCA,
             .basicConstraintsPathLen, .criticalExtensions, .idLinkage, .nonEmptySubject, .notCA, .duplicateExtension,
             .unparseableExtension, .nameConstraints, .policyConstraints:
             return .compliance
@@ -83,42 +89,11 @@ package enum TrustCheck: String, Sendable, CaseIterable, Hashable {
     /// Whether Apple classifies a failure of this check as fatal (`kSecTrustResultFatalTrustFailure`).
     package var isFatal: Bool {
         switch self {
-        case .weakKeySize, .weakSignature, .revocation, .nameConstraints, .policyConstraints, .signature, .malformed:
+        case .weakKeySize, .weakSignature, .revocation, .nameConstraints, .policyConstraints, .signature, .malformed,
+            .workBudget:
             return true
         default:
             return false
-        }
-    }
-
-    /// The OSStatus Apple reports when this check decides the outcome.
-    package var osStatus: Int32 {
-        switch self {
-        case .temporalValidity: return -67818  // errSecCertificateExpired
-        case .sslHostname: return -67602  // errSecHostNameMismatch
-        case .email: return -67623  // errSecSMIMEEmailAddressesNotFound
-        case .anchorTrusted: return -67843  // errSecNotTrusted
-        case .missingIntermediate: return -25318  // errSecCreateChainFailed
-        case .extendedKeyUsage, .serverAuthEKU: return -67609  // errSecInvalidExtendedKeyUsage
-        case .keyUsage: return -67608  // errSecInvalidKeyUsageForPolicy
-        case .keySize, .weakKeySize: return -67735  // errSecUnsupportedKeySize
-        case .signatureHashAlgorithms, .weakSignature: return -67815  // errSecInvalidDigestAlgorithm
-        case .validityPeriodMaximums: return -67901  // errSecCertificateValidityPeriodTooLong
-        case .basicConstraints: return -67604  // errSecNoBasicConstraints
-        case .basicConstraintsCA: return -67605  // errSecNoBasicConstraintsCA
-        case .basicConstraintsPathLen: return -67611  // errSecPathLengthConstraintExceeded
-        case .criticalExtensions: return -67603  // errSecUnknownCriticalExtensionFlag
-        case .idLinkage: return -67610  // errSecInvalidAuthorityKeyID
-        case .nonEmptySubject: return -67655  // errSecInvalidSubjectName
-        case .notCA: return -67902  // errSecCertificateIsCA
-        case .duplicateExtension: return -67903  // errSecCertificateDuplicateExtension
-        case .unparseableExtension: return -67618  // errSecUnknownCertExtension
-        case .nameConstraints: return -67689  // errSecInvalidName
-        case .policyConstraints: return -67835  // errSecInvalidPolicyIdentifiers
-        case .signature: return -67688  // errSecInvalidSignature
-        case .malformed: return -26275  // errSecDecode
-        case .callerConstraint: return -67843  // errSecNotTrusted
-        case .revocation: return -67820  // errSecCertificateRevoked
-        case .revocationResponseRequired: return -67635  // errSecIncompleteCertRevocationCheck
         }
     }
 
@@ -152,6 +127,7 @@ package enum TrustCheck: String, Sendable, CaseIterable, Hashable {
         case .signature: return "Certificate signature is invalid"
         case .malformed: return "Certificate is malformed"
         case .callerConstraint: return "Certificate does not meet the caller's constraints"
+        case .workBudget: return "Path building exceeded its work budget"
         case .revocation: return "Certificate has been revoked"
         case .revocationResponseRequired: return "Revocation status could not be determined"
         }
@@ -162,16 +138,19 @@ package enum TrustCheck: String, Sendable, CaseIterable, Hashable {
 package struct TrustFailure: Sendable, Hashable, CustomStringConvertible {
     /// Index in the chain (0 = leaf).
     package let index: Int
+    /// The failed check.
     package let check: TrustCheck
     /// A precise reason (what exactly failed), for messages and diagnostics.
     package let reason: String
 
+    /// A failure of `check` on certificate `index` of the chain, with a precise reason.
     package init(_ index: Int, _ check: TrustCheck, _ reason: String) {
         self.index = index
         self.check = check
         self.reason = reason
     }
 
+    /// `cert N: Check: reason`.
     package var description: String { "cert \(index): \(check.rawValue): \(reason)" }
 }
 

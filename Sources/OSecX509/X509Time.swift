@@ -2,7 +2,7 @@ import OSecASN1
 
 /// A certificate time (RFC 5280 §4.1.2.5): whole seconds since the Unix epoch, plus the encoding it came in.
 ///
-/// Parsed without Foundation so certificate parsing stays fast; convert with ``date`` when needed.
+/// Parsed without Foundation so certificate parsing stays fast; convert to a `Date` when needed.
 package struct X509Time: Hashable, Sendable, Comparable {
     /// Seconds since 1970-01-01T00:00:00Z.
     package let secondsSinceEpoch: Int64
@@ -21,8 +21,10 @@ package struct X509Time: Hashable, Sendable, Comparable {
         self.isGeneralizedTime = isGeneralizedTime
     }
 
+    /// Earlier first.
     package static func < (lhs: X509Time, rhs: X509Time) -> Bool { lhs.secondsSinceEpoch < rhs.secondsSinceEpoch }
 
+    /// Decodes a UTCTime or a GeneralizedTime (DER rules), remembering which it was.
     package init(derEncoded node: ASN1Node) throws {
         if node.identifier == .utcTime, case .primitive(let content) = node.content {
             secondsSinceEpoch = try UTCTime(contentBytes: content).secondsSinceEpoch
@@ -57,5 +59,6 @@ package struct X509Time: Hashable, Sendable, Comparable {
 }
 
 extension X509Time: CustomStringConvertible {
+    /// The ISO 8601 form.
     package var description: String { iso8601 }
 }
