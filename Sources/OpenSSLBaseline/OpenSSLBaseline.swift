@@ -76,3 +76,15 @@ package func osec_baseline_d2i_x509_file(_ path: String, _ seconds: Double) -> D
 package func osec_baseline_d2i_x509_cached_extensions_file(_ path: String, _ seconds: Double) -> Double {
     COpenSSLBaseline.osec_baseline_d2i_x509_cached_extensions_file(path, seconds)
 }
+
+package func osec_baseline_cc_sha256(_ length: Int32, _ seconds: Double) -> Double {
+    COpenSSLBaseline.osec_baseline_cc_sha256(length, seconds)
+}
+
+package func osec_baseline_cc_hmac_sha256(_ length: Int32, _ seconds: Double) -> Double {
+    COpenSSLBaseline.osec_baseline_cc_hmac_sha256(length, seconds)
+}
+
+package func osec_baseline_cc_aes_cbc(_ key_length: Int32, _ length: Int32, _ seconds: Double) -> Double {
+    COpenSSLBaseline.osec_baseline_cc_aes_cbc(key_length, length, seconds)
+}

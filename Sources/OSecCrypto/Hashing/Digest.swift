@@ -1,4 +1,5 @@
 internal import COpenSSL
+internal import COpenSSLShims
 import Foundation
 
 /// One-shot message digests.
@@ -22,6 +23,37 @@ package enum Digest {
                     EVP_Digest(input, count, out.assumingMemoryBound(to: UInt8.self), &length, md, nil), "EVP_Digest")
                 return Int(length)
             }
+        }
+    }
+}
+
+extension Digest {
+    /// Hashes `count` bytes at `bytes` into `output` (``DigestAlgorithm/outputSize`` bytes), for callers that
+    /// hold C buffers (CommonCrypto's `CC_SHA256`). `bytes` may be nil when `count` is 0. Runs on a per-thread
+    /// cached EVP_MD_CTX, so a short message costs no allocation. Returns false only if OpenSSL fails.
+    package static func hash(
+        _ algorithm: DigestAlgorithm, bytes: UnsafeRawPointer?, count: Int, into output: UnsafeMutablePointer<UInt8>
+    ) -> Bool {
+        guard count >= 0, let md = try? algorithm.fetched() else { return false }
+        var length: UInt32 = 0
+        guard osec_digest_cached(UnsafeRawPointer(md), algorithm.cacheSlot, bytes, count, output, &length) == 1 else {
+            OpenSSLErrorQueue.clear()
+            return false
+        }
+        return Int(length) == algorithm.outputSize
+    }
+}
+
+extension DigestAlgorithm {
+    /// The per-thread context slot of the cached one-shot digest (below `OSEC_DIGEST_CACHE_SLOTS`).
+    fileprivate var cacheSlot: Int32 {
+        switch self {
+        case .md5: 0
+        case .sha1: 1
+        case .sha224: 2
+        case .sha256: 3
+        case .sha384: 4
+        case .sha512: 5
         }
     }
 }
