@@ -26,6 +26,12 @@ struct ASN1Parser {
         records.reserveCapacity(bytes.count / 10 + 4)
     }
 
+    /// A parser that only reads headers (``readIdentifier(_:limit:)``, ``readLength(_:limit:)``): no node table.
+    init(headersOf bytes: ArraySlice<UInt8>, rules: EncodingRules) {
+        self.bytes = bytes
+        self.rules = rules
+    }
+
     /// Parses exactly one node spanning all of `bytes`.
     mutating func parseSingleNode() throws {
         let end = try parseNode(at: bytes.startIndex, limit: bytes.endIndex, depth: 1)
@@ -85,7 +91,8 @@ struct ASN1Parser {
         return contentEnd
     }
 
-    private func readIdentifier(_ cursor: inout Int, limit: Int) throws -> ASN1Identifier {
+    /// Reads the identifier octets at `cursor` (advancing it), not reading at or past `limit`.
+    func readIdentifier(_ cursor: inout Int, limit: Int) throws -> ASN1Identifier {
         guard cursor < limit else { throw ASN1Error(.truncatedField, "missing identifier") }
         let first = bytes[cursor]
         cursor += 1
@@ -116,7 +123,7 @@ struct ASN1Parser {
     }
 
     /// Reads a length; `nil` means indefinite. The result never exceeds `limit - cursor`.
-    private func readLength(_ cursor: inout Int, limit: Int) throws -> Int? {
+    func readLength(_ cursor: inout Int, limit: Int) throws -> Int? {
         guard cursor < limit else { throw ASN1Error(.truncatedField, "missing length") }
         let first = bytes[cursor]
         cursor += 1
