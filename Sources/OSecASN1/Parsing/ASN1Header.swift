@@ -15,16 +15,7 @@ package struct ASN1Header: Sendable, Hashable {
     package init(reading bytes: ArraySlice<UInt8>, rules: EncodingRules = .distinguished) throws {
         let parser = ASN1Parser(headersOf: bytes, rules: rules)
         var cursor = bytes.startIndex
-        let identifier = try parser.readIdentifier(&cursor, limit: bytes.endIndex)
-        let length = try parser.readLength(&cursor, limit: bytes.endIndex)
-        if length == nil {
-            guard rules.allowsIndefiniteLength else {
-                throw ASN1Error(.invalidLength, "indefinite length is not allowed by these encoding rules")
-            }
-            guard identifier.isConstructed else {
-                throw ASN1Error(.invalidLength, "indefinite length on a primitive node")
-            }
-        }
+        let (identifier, length) = try parser.readHeader(&cursor, limit: bytes.endIndex)
         self.identifier = identifier
         self.headerLength = cursor - bytes.startIndex
         self.contentLength = length
