@@ -41,8 +41,10 @@ let package = Package(
         // MARK: Swift wrapper layers (the only Swift code with unsafe pointers)
         .target(name: "OSecCrypto", dependencies: ["COpenSSL", "COpenSSLShims", "OSecASN1"]),
         .target(name: "OSecSQLite", dependencies: ["CSQLite"]),
-        // POSIX: files with exact modes, durability, atomic replacement (the C library, wrapped).
-        .target(name: "OSecSystem"),
+        // POSIX: files with exact modes, durability, atomic replacement (the C library, wrapped); terminals,
+        // Unix sockets, locked memory and detached processes for the keychain agent.
+        .target(name: "CSystemShims"),
+        .target(name: "OSecSystem", dependencies: ["CSystemShims"]),
 
         // MARK: Pure Swift layers
         .target(name: "OSecASN1"),
