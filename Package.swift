@@ -51,6 +51,8 @@ let package = Package(
         .target(name: "OSecX509", dependencies: ["OSecASN1", "OSecCrypto"]),
         .target(name: "OSecPKCS12", dependencies: ["OSecASN1", "OSecCrypto", "OSecX509"]),
         .target(name: "OSecTrust", dependencies: ["OSecASN1", "OSecCrypto", "OSecX509"]),
+        // The per-user keychain agent (server and client): unlock state shared between processes of one user.
+        .target(name: "OSecKeychainAgent", dependencies: ["OSecSystem"]),
         .target(name: "OSecKeychain", dependencies: ["OSecSQLite", "OSecCrypto", "OSecSystem"]),
 
         // MARK: Apple's API
@@ -71,6 +73,7 @@ let package = Package(
         .testTarget(name: "OSecCryptoTests", dependencies: ["OSecCrypto", "OSecTestSupport"]),
         .testTarget(name: "OSecASN1Tests", dependencies: ["OSecASN1"]),
         .testTarget(name: "OSecSQLiteTests", dependencies: ["OSecSQLite"]),
+        .testTarget(name: "OSecKeychainAgentTests", dependencies: ["OSecKeychainAgent", "OSecSystem"]),
         .testTarget(name: "OSecX509Tests", dependencies: ["OSecX509", "OSecASN1", "OSecCrypto", "OSecTestSupport"]),
         .testTarget(name: "OSecKeychainTests", dependencies: ["OSecKeychain", "OSecSQLite", "OSecTestSupport"]),
         .testTarget(
