@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "OSecTrust", dependencies: ["OSecASN1", "OSecCrypto", "OSecX509"]),
         // The per-user keychain agent (server and client): unlock state shared between processes of one user.
         .target(name: "OSecKeychainAgent", dependencies: ["OSecSystem"]),
-        .target(name: "OSecKeychain", dependencies: ["OSecSQLite", "OSecCrypto", "OSecSystem"]),
+        .target(name: "OSecKeychain", dependencies: ["OSecSQLite", "OSecCrypto", "OSecSystem", "OSecKeychainAgent"]),
 
         // MARK: Apple's API
         .target(

@@ -88,6 +88,13 @@ final class KeyRing: @unchecked Sendable {  // sendable: mutable state guarded b
         defer { lock.unlock() }
         if let cipher = classCiphers[protectionClass] { return cipher }
         guard let key = classKeys[protectionClass] else {
+            // Locked in this process: the keychain agent may hold the key (unlocked by another process). Not
+            // cached, so that a lock from any process takes effect here at once.
+            if let borrowed = KeychainAgentLink.borrowedKey(keychainID: keychainID, protectionClass: protectionClass) {
+                do { return try AESGCMKey(key: borrowed.bytes) } catch {
+                    throw KeychainStoreError(.internal, "preparing the class key failed", underlying: error)
+                }
+            }
             throw KeychainStoreError(
                 .interactionNotAllowed,
                 "the keychain is locked (protection class \(protectionClass.rawValue))")
@@ -120,6 +127,15 @@ final class KeyRing: @unchecked Sendable {  // sendable: mutable state guarded b
     ) throws(KeychainStoreError) -> Data {
         try AEADBox.open(
             blob, cipher: try classCipher(protectionClass), aad: associatedData, failure: .integrityCheckFailed)
+    }
+
+    /// The class keys an unlock installed (WhenUnlocked and AfterFirstUnlock), for the keychain agent; `nil`
+    /// while locked.
+    func unlockedClassKeys() -> [ProtectionClass: Data]? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard master != nil, let a = classKeys[.whenUnlocked], let c = classKeys[.afterFirstUnlock] else { return nil }
+        return [.whenUnlocked: a.bytes, .afterFirstUnlock: c.bytes]
     }
 
     /// Associated data for wrapping a key of the given purpose (`"master/password"`, `"class/A"`, …).
