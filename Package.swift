@@ -58,7 +58,9 @@ let package = Package(
         // MARK: Apple's API
         .target(
             name: "Security",
-            dependencies: ["OSecCrypto", "OSecASN1", "OSecX509", "OSecPKCS12", "OSecTrust", "OSecKeychain"]),
+            dependencies: [
+                "OSecCrypto", "OSecASN1", "OSecX509", "OSecPKCS12", "OSecTrust", "OSecKeychain", "OSecSystem",
+            ]),
 
         // MARK: Tools
         .executableTarget(name: "SecurityTool", dependencies: ["Security", "OSecASN1", "OSecCrypto"]),
