@@ -46,6 +46,8 @@ public final class SecTrust: NSObject, @unchecked Sendable {
         var failures: [TrustFailure]
         var chain: [SecCertificate]
         var date: Date
+        /// Chain index of a certificate the user's or administrator's trust settings deny (result Deny).
+        var deniedIndex: Int? = nil
     }
 
     let state: Mutex<State>
@@ -101,8 +103,10 @@ public final class SecTrust: NSObject, @unchecked Sendable {
         let options = options(for: snapshot, date: date)
         var stores: [AnchorStore] = []
         if let custom = snapshot.customAnchors { stores.append(AnchorStore(custom.map(\.certificate))) }
+        let trustSettings = SecTrustSettingsEvaluation(policies: snapshot.policies, certificates: snapshot.certificates)
         if snapshot.customAnchors == nil || !snapshot.anchorsOnly {
             stores.append(AnchorStore.system)
+            if let anchors = trustSettings.anchors { stores.append(anchors) }
         }
         let leaf = snapshot.certificates[0].certificate
         let builder = ChainBuilder(
@@ -127,7 +131,7 @@ public final class SecTrust: NSObject, @unchecked Sendable {
             }
             excepted = failures.isEmpty
         }
-        let result: SecTrustResultType
+        var result: SecTrustResultType
         if failures.isEmpty {
             result = excepted ? .proceed : .unspecified
         } else if failures.hasFatal {
@@ -135,12 +139,18 @@ public final class SecTrust: NSObject, @unchecked Sendable {
         } else {
             result = .recoverableTrustFailure
         }
-        return Outcome(result: result, evaluation: evaluation, failures: failures, chain: chain, date: date)
+        let denied: Int?
+        (result, denied) = trustSettings.adjust(result, chain: evaluation.chain)
+        return Outcome(
+            result: result, evaluation: evaluation, failures: failures, chain: chain, date: date, deniedIndex: denied)
     }
 
     /// The `CFError` Apple returns from `SecTrustEvaluateWithError` for a failed outcome.
     func error(for outcome: Outcome) -> NSError? {
         guard outcome.result != .unspecified && outcome.result != .proceed else { return nil }
+        if let denied = outcome.deniedIndex {
+            return SecTrustSettingsEvaluation.denyError(chain: outcome.evaluation.chain, index: denied)
+        }
         guard let decisive = outcome.failures.mostImportant else {
             return NSError(domain: NSOSStatusErrorDomain, code: Int(errSecInternal), userInfo: nil)
         }
