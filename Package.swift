@@ -63,7 +63,9 @@ let package = Package(
             ]),
 
         // MARK: Tools
-        .executableTarget(name: "SecurityTool", dependencies: ["Security", "OSecASN1", "OSecCrypto"]),
+        .executableTarget(
+            name: "SecurityTool",
+            dependencies: ["Security", "OSecASN1", "OSecCrypto", "OSecX509", "OSecSystem", "OSecKeychainAgent"]),
         .executableTarget(
             name: "Benchmarks", dependencies: ["Security", "OSecCrypto", "OSecX509", "OSecKeychain", "OpenSSLBaseline"]),
         .executableTarget(name: "LimboHarness", dependencies: ["Security", "OSecTrust", "OSecX509", "OSecASN1"]),
