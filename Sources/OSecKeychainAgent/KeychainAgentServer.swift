@@ -19,7 +19,8 @@ import OSecSystem
 package final class KeychainAgentServer {
     /// Keychains held at most (each slot is ``slotLength`` bytes of locked memory).
     package static let capacity = 64
-    /// Seconds the agent stays up with nothing unlocked (the start-up grace and after the last lock).
+    /// Seconds the agent stays up with nothing unlocked: the start-up grace, and after the last lock or the last
+    /// request (so a client that has just seen the agent answer can count on it for a store that follows).
     package static let idleExitSeconds = 10.0
     /// Seconds a connected peer may take to send a request or read a response.
     package static let peerTimeoutSeconds = 2.0
@@ -105,6 +106,8 @@ package final class KeychainAgentServer {
             guard let now, now.inode == identity?.inode, now.device == identity?.device else { return .socketGone }
             guard let connection = try? listener.accept(timeoutMilliseconds: 500) else { continue }
             handle(connection)
+            // A request restarts the idle grace: `start` pings before a store, and the store must find us.
+            if entries.isEmpty { emptySince = SystemProcess.bootSeconds }
         }
     }
 

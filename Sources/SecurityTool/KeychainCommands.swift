@@ -33,9 +33,6 @@ enum KeychainCommands {
                 return 1
             }
         }
-        // As on macOS, a new keychain starts unlocked for the user's other commands: the agent must run before the
-        // keychain is created so that it is handed the keys.
-        if password != nil { AgentControl.ensureRunning() }
         for operand in options.operands {
             let path = KeychainOperand.path(for: operand)
             var keychain: SecKeychain?
@@ -49,6 +46,8 @@ enum KeychainCommands {
                 return ToolOutput.fail("SecKeychainCreate \(operand)", status)
             }
             addToSearchList(keychain)
+            // As on macOS, a new keychain starts unlocked for the user's other commands.
+            if password != nil { AgentControl.share(keychain) }
         }
         return 0
     }
@@ -301,11 +300,9 @@ enum KeychainCommands {
             }
         }
         let secret = password ?? ""
-        // The agent first, so that the unlock hands it the keys.
-        let agent = AgentControl.ensureRunning(reportingTo: label)
         let status = SecKeychainUnlock(keychain, UInt32(secret.utf8.count), secret, true)
         guard status == errSecSuccess else { return ToolOutput.fail("SecKeychainUnlock \(label)", status) }
-        return agent ? 0 : ToolOutput.exitCode(errSecNotAvailable)
+        return AgentControl.share(keychain, reportingTo: label) ? 0 : ToolOutput.exitCode(errSecNotAvailable)
     }
 
     // MARK: set-keychain-settings, show-keychain-info
@@ -517,23 +514,36 @@ struct OSStatusError: Error {
     init(_ status: OSStatus) { self.status = status }
 }
 
-/// Starting the keychain agent for the commands that unlock.
+/// Starting the keychain agent for the commands that unlock, and handing it the keys.
 enum AgentControl {
-    /// Makes sure the agent runs (starting this executable as `security keychain-agent` if needed). On failure
-    /// reports why (naming `keychain` when given) and returns `false`.
+    /// Times the keys are offered to the agent: an agent that has been idle may exit just after it answered the
+    /// start-up check, and then the second attempt starts a new one.
+    static let shareAttempts = 2
+
+    /// Hands an unlocked keychain to the agent for the user's later processes, starting the agent (this executable
+    /// as `security keychain-agent`) when none answers. On failure reports why (naming `keychain` when given) and
+    /// returns `false`; the keychain then stays unlocked for this command only.
     @discardableResult
-    static func ensureRunning(reportingTo keychain: String? = nil) -> Bool {
-        guard let executable = SystemProcess.executablePath() else {
-            ToolOutput.error("cannot find the security executable to start the keychain agent")
-            return false
+    static func share(_ keychain: SecKeychain?, reportingTo label: String? = nil) -> Bool {
+        var why = "the keychain agent did not take the keys"
+        for _ in 0..<shareAttempts {
+            guard let executable = SystemProcess.executablePath() else {
+                why = "cannot find the security executable to start the keychain agent"
+                break
+            }
+            do {
+                _ = try KeychainAgentClient.start(executable: executable, arguments: ["keychain-agent"])
+            } catch {
+                why = "\(error)"
+                break
+            }
+            let status = SecKeychainAgentBridge.publish(keychain)
+            if status == errSecSuccess { return true }
+            // A locked keychain (it cannot happen after an unlock) is not worth a retry.
+            if status == errSecInteractionNotAllowed { break }
         }
-        do {
-            _ = try KeychainAgentClient.start(executable: executable, arguments: ["keychain-agent"])
-            return true
-        } catch {
-            let subject = keychain.map { "SecKeychainUnlock \($0): " } ?? ""
-            ToolOutput.error("\(subject)the keychain is unlocked for this command only: \(error)")
-            return false
-        }
+        let subject = label.map { "SecKeychainUnlock \($0): " } ?? ""
+        ToolOutput.error("\(subject)the keychain is unlocked for this command only: \(why)")
+        return false
     }
 }

@@ -80,7 +80,29 @@ public func SecKeychainLockAll() -> OSStatus {
 }
 
 /// The keychain agent's part in unlocking, locking and status (see `docs/security-tool.md`, "The keychain agent").
-enum SecKeychainAgentBridge {
+package enum SecKeychainAgentBridge {
+    /// Hands an unlocked keychain's keys to the running agent (replacing what it held for that keychain), for the
+    /// `security` tool, which must know that the unlock reached the agent.
+    /// - Parameter keychain: the keychain; `nil` for the default keychain.
+    /// - Returns: errSecSuccess when the agent took the keys; errSecNotAvailable when no agent answers (or it
+    ///   refused the keys); errSecInteractionNotAllowed when the keychain is locked in this process; errSecSuccess
+    ///   without asking the agent for a keychain without a password (it never locks).
+    package static func publish(_ keychain: SecKeychain?) -> OSStatus {
+        withOSStatus {
+            let store = try (keychain ?? KeychainRegistry.defaultKeychain()).store()
+            guard try mapStoreError({ try store.status.isPasswordProtected }) else { return }
+            let published: Bool
+            do throws(KeychainStoreError) {
+                published = try store.publishToAgent()
+            } catch  where error.code == .interactionNotAllowed {
+                throw SecError(errSecInteractionNotAllowed, "the keychain is locked")
+            } catch {
+                throw SecError(errSecNotAvailable, error.reason)
+            }
+            guard published else { throw SecError(errSecNotAvailable, "the keychain agent is not running") }
+        }
+    }
+
     /// After an unlock in this process: hand the keys to the agent if one runs, so that other processes of the
     /// user can read the keychain until it locks.
     static func unlocked(_ store: KeychainStore) {
