@@ -336,8 +336,8 @@ enum KeychainCommands {
             keychain = existing
         }
         var settings = SecKeychainSettings(
-            version: UInt32(SEC_KEYCHAIN_SETTINGS_VERS1), lockOnSleep: options.flags.contains("l"),
-            useLockInterval: options.flags.contains("u"), lockInterval: interval)
+            version: UInt32(SEC_KEYCHAIN_SETTINGS_VERS1), lockOnSleep: DarwinBoolean(options.flags.contains("l")),
+            useLockInterval: DarwinBoolean(options.flags.contains("u")), lockInterval: interval)
         let status = SecKeychainSetSettings(keychain, &settings)
         return status == errSecSuccess ? 0 : ToolOutput.fail("SecKeychainSetSettings \(name ?? "<NULL>")", status)
     }
@@ -373,15 +373,15 @@ enum KeychainCommands {
             JSONOutput.print([
                 "keychain": name as Any,
                 "path": keychain.map(KeychainOperand.path(of:)) ?? KeychainOperand.defaultKeychainPath(),
-                "lockOnSleep": settings.lockOnSleep, "useLockInterval": settings.useLockInterval,
+                "lockOnSleep": settings.lockOnSleep.boolValue, "useLockInterval": settings.useLockInterval.boolValue,
                 "timeout": noTimeout ? nil : Int(settings.lockInterval) as Any?,
                 "unlocked": lockState & kSecUnlockStateStatus != 0,
             ])
             return 0
         }
         var line = "Keychain \"\(name ?? "<NULL>")\""
-        if settings.lockOnSleep { line += " lock-on-sleep" }
-        if settings.useLockInterval { line += " use-lock-interval" }
+        if settings.lockOnSleep.boolValue { line += " lock-on-sleep" }
+        if settings.useLockInterval.boolValue { line += " use-lock-interval" }
         line += noTimeout ? " no-timeout" : " timeout=\(settings.lockInterval)s"
         ToolOutput.standardError(line)
         return 0

@@ -10,14 +10,17 @@ import OSecKeychain
 public struct SecKeychainSettings: Sendable, Equatable {
     /// `SEC_KEYCHAIN_SETTINGS_VERS1`.
     public var version: UInt32
-    /// Lock when the system sleeps.
-    public var lockOnSleep: Bool
+    /// Lock when the system sleeps (C `Boolean`, imported as `DarwinBoolean` as on Apple's platforms).
+    public var lockOnSleep: DarwinBoolean
     /// Lock after `lockInterval` seconds of inactivity.
-    public var useLockInterval: Bool
+    public var useLockInterval: DarwinBoolean
     /// Seconds of inactivity before the keychain locks (`Int32.max`: never).
     public var lockInterval: UInt32
 
-    public init(version: UInt32, lockOnSleep: Bool, useLockInterval: Bool, lockInterval: UInt32) {
+    /// Settings with these fields (Apple's memberwise initializer).
+    public init(
+        version: UInt32, lockOnSleep: DarwinBoolean, useLockInterval: DarwinBoolean, lockInterval: UInt32
+    ) {
         self.version = version
         self.lockOnSleep = lockOnSleep
         self.useLockInterval = useLockInterval
@@ -47,8 +50,8 @@ public func SecKeychainCopySettings(
         let target = try keychain ?? KeychainRegistry.defaultKeychain()
         let settings = try mapStoreError { try target.store().settings() }
         outSettings.pointee = SecKeychainSettings(
-            version: UInt32(SEC_KEYCHAIN_SETTINGS_VERS1), lockOnSleep: settings.lockOnSleep,
-            useLockInterval: settings.useLockInterval, lockInterval: settings.lockInterval)
+            version: UInt32(SEC_KEYCHAIN_SETTINGS_VERS1), lockOnSleep: DarwinBoolean(settings.lockOnSleep),
+            useLockInterval: DarwinBoolean(settings.useLockInterval), lockInterval: settings.lockInterval)
     }
 }
 
@@ -64,7 +67,7 @@ public func SecKeychainSetSettings(
         }
         let target = try keychain ?? KeychainRegistry.defaultKeychain()
         let settings = KeychainSettings(
-            lockOnSleep: requested.lockOnSleep, useLockInterval: requested.useLockInterval,
+            lockOnSleep: requested.lockOnSleep.boolValue, useLockInterval: requested.useLockInterval.boolValue,
             lockInterval: requested.lockInterval)
         try mapStoreError { try target.store().setSettings(settings) }
     }

@@ -16,6 +16,7 @@ public enum SecTrustSettingsDomain: UInt32, Sendable, CaseIterable {
 
 /// Apple's `SecTrustSettingsResult`.
 public enum SecTrustSettingsResult: UInt32, Sendable {
+    /// Never valid in a trust setting.
     case invalid = 0
     /// Trust this root (self-signed) certificate as an anchor.
     case trustRoot = 1
@@ -29,25 +30,43 @@ public enum SecTrustSettingsResult: UInt32, Sendable {
 
 /// Apple's `SecTrustSettingsKeyUsage`.
 public struct SecTrustSettingsKeyUsage: OptionSet, Sendable, Hashable {
+    /// The bit mask.
     public let rawValue: UInt32
+    /// The usages of bit mask `rawValue`.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
+    /// Signing data.
     public static let useSignature = SecTrustSettingsKeyUsage(rawValue: 0x1)
+    /// Encrypting and decrypting data.
     public static let useEnDecryptData = SecTrustSettingsKeyUsage(rawValue: 0x2)
+    /// Wrapping and unwrapping keys.
     public static let useEnDecryptKey = SecTrustSettingsKeyUsage(rawValue: 0x4)
+    /// Signing certificates.
     public static let useSignCert = SecTrustSettingsKeyUsage(rawValue: 0x8)
+    /// Signing CRLs and OCSP responses.
     public static let useSignRevocation = SecTrustSettingsKeyUsage(rawValue: 0x10)
+    /// Key exchange.
     public static let useKeyExchange = SecTrustSettingsKeyUsage(rawValue: 0x20)
+    /// Any use.
     public static let useAny = SecTrustSettingsKeyUsage(rawValue: 0xFFFF_FFFF)
 }
 
-/// Usage-constraint keys of a trust settings dictionary (Apple's values).
-nonisolated(unsafe) public let kSecTrustSettingsPolicy: CFString = "kSecTrustSettingsPolicy"
-nonisolated(unsafe) public let kSecTrustSettingsApplication: CFString = "kSecTrustSettingsApplication"
-nonisolated(unsafe) public let kSecTrustSettingsPolicyString: CFString = "kSecTrustSettingsPolicyString"
-nonisolated(unsafe) public let kSecTrustSettingsPolicyName: CFString = "kSecTrustSettingsPolicyName"
-nonisolated(unsafe) public let kSecTrustSettingsKeyUsage: CFString = "kSecTrustSettingsKeyUsage"
-nonisolated(unsafe) public let kSecTrustSettingsAllowedError: CFString = "kSecTrustSettingsAllowedError"
-nonisolated(unsafe) public let kSecTrustSettingsResult: CFString = "kSecTrustSettingsResult"
+// Usage-constraint keys of a trust settings dictionary (Apple's values). Apple's header defines them as `CFSTR`
+// macros, which Swift imports as `String` properties: `[kSecTrustSettingsResult: …]` is a `[String: Any]`.
+
+/// The `SecPolicy` a usage constraint applies to (absent: every policy).
+public var kSecTrustSettingsPolicy: String { "kSecTrustSettingsPolicy" }
+/// The application a usage constraint applies to (not supported on Linux).
+public var kSecTrustSettingsApplication: String { "kSecTrustSettingsApplication" }
+/// Policy-specific data, e.g. the SSL hostname or S/MIME address the constraint applies to.
+public var kSecTrustSettingsPolicyString: String { "kSecTrustSettingsPolicyString" }
+/// The policy's name (`sslServer`, `basicX509`, …) as Apple's trust settings files record it (Apple: private).
+public var kSecTrustSettingsPolicyName: String { "kSecTrustSettingsPolicyName" }
+/// A `SecTrustSettingsKeyUsage` bit mask: the key uses the constraint applies to.
+public var kSecTrustSettingsKeyUsage: String { "kSecTrustSettingsKeyUsage" }
+/// An error (a CSSM or OSStatus code) ignored for this certificate.
+public var kSecTrustSettingsAllowedError: String { "kSecTrustSettingsAllowedError" }
+/// The constraint's `SecTrustSettingsResult` (absent: `.trustRoot`).
+public var kSecTrustSettingsResult: String { "kSecTrustSettingsResult" }
 
 /// The uppercase hex SHA-1 of a certificate: its key in a trust settings file.
 func trustSettingsKey(_ certificate: SecCertificate) -> String {
@@ -75,8 +94,8 @@ private func constraint(_ dictionary: [String: Any]) throws -> SecTrustSettingsS
         guard let data = value as? Data else { throw SecError.param("kSecTrustSettingsApplication is not supported") }
         constraint.application = data
     }
-    func number(_ key: CFString) throws -> NSNumber? {
-        guard let value = dictionary[key as String] else { return nil }
+    func number(_ key: String) throws -> NSNumber? {
+        guard let value = dictionary[key] else { return nil }
         guard let number = value as? NSNumber else { throw SecError.param("\(key) must be a number") }
         return number
     }
