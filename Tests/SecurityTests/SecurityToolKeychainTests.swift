@@ -1,5 +1,6 @@
 import Foundation
 import OSecTestSupport
+import Security
 import Testing
 
 /// Keychain management commands against macOS's documented formats, line by line: create, delete, list, default,
@@ -52,6 +53,25 @@ struct SecurityToolKeychainTests {
         #expect(try sandbox.check(["help", "import"]).stdout.hasPrefix("Usage: import inputfile [-k keychain]"))
         #expect(try sandbox.check(["-h", "export"]).stdout.hasPrefix("Usage: export [-k keychain]"))
         #expect(try sandbox.run(["help", "nonesuch"]).status == 1)
+    }
+
+    @Test func errorPrintsEachCodeInHexAndDecimalWithItsMessageAndExitsOne() throws {
+        // macOS: `Error: 0x%08X %d <message>` per code on standard output, decimal or 0x-hex operands, status 1.
+        let run = try sandbox.run(["error", "-25300", "0xFFFF9D28", "-25308", "0"])
+        #expect(run.status == 1)
+        #expect(run.lines.count == 4)
+        let expected: [(hex: String, decimal: Int32)] = [
+            ("0xFFFF9D2C", -25300), ("0xFFFF9D28", -25304), ("0xFFFF9D24", -25308), ("0x00000000", 0),
+        ]
+        for (line, code) in zip(run.lines, expected) {
+            let message = (SecCopyErrorMessageString(code.decimal, nil) as String?) ?? ""
+            #expect(!message.isEmpty)
+            #expect(line == "Error: \(code.hex) \(code.decimal) \(message)")
+        }
+        // No code, or one that is not a number: a usage error.
+        #expect(try sandbox.run(["error"]).status == 2)
+        let bad = try sandbox.run(["error", "xyz"])
+        #expect(bad.status == 2 && bad.stdout.isEmpty)
     }
 
     @Test func createListDefaultAndDeleteKeychains() throws {

@@ -204,6 +204,21 @@ struct SecurityToolTrustTests {
         #expect(try sandbox.run(["add-trusted-cert", "-r", "sometimes", path("leaf.pem")]).status == 2)
     }
 
+    @Test func aTrustSettingAnchorsChainsOnlyForThePoliciesItNames() throws {
+        try makeChain()
+        let chain = ["-c", path("leaf.pem"), "-c", path("int.pem")]
+        let ssl = ["-p", "ssl", "-s", "www.example.test"]
+        try sandbox.check(["add-trusted-cert", "-r", "trustRoot", "-p", "ssl", path("root.pem")])
+        #expect(try sandbox.run(["verify-cert"] + chain + ssl).status == 0)
+        #expect(try sandbox.run(["verify-cert"] + chain + ["-p", "basic"]).status == 1, "not trusted for basic")
+        #expect(try sandbox.run(["verify-cert"] + chain + ["-p", "ssl", "-s", "other.test"]).status == 1)
+        // Without a policy the setting covers every policy.
+        try sandbox.check(["remove-trusted-cert", path("root.pem")])
+        try sandbox.check(["add-trusted-cert", path("root.pem")])
+        #expect(try sandbox.run(["verify-cert"] + chain + ["-p", "basic"]).status == 0)
+        #expect(try sandbox.run(["verify-cert"] + chain + ssl).status == 0)
+    }
+
     @Test func dumpTrustSettingsOfTheSystemDomainListsTheSystemAnchors() throws {
         guard FileManager.default.fileExists(atPath: "/etc/ssl/certs/ca-certificates.crt") else { return }
         let run = try sandbox.check(["dump-trust-settings", "-s"])
