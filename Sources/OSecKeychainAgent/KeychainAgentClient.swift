@@ -76,7 +76,11 @@ package struct KeychainAgentClient: Sendable {
 
     /// Hands the agent a keychain's keys (replacing what it held for that keychain).
     /// - Parameters:
+    ///   - keychainID: the keychain's 16-byte id (``AgentProtocol/idLength``).
+    ///   - path: the keychain's path, for listings only.
+    ///   - keys: its unwrapped class keys (at most ``AgentProtocol/maximumKeys``, each ``AgentProtocol/keyLength``).
     ///   - timeout: seconds of inactivity before the agent locks it; `nil` for never.
+    ///   - lockOnSleep: whether the agent locks it when the system sleeps.
     package func store(
         keychainID: [UInt8], path: String, keys: [AgentKey], timeout: UInt32?, lockOnSleep: Bool
     ) throws(KeychainAgentError) {

@@ -6,18 +6,18 @@ import OSecSystem
 /// reboot.
 ///
 /// ## What it protects
-/// - Keys live only in one ``SecureBuffer`` (locked in RAM, excluded from core dumps); requests and responses are
-///   assembled there too, and every slot is zeroed when a keychain locks and when the agent exits.
+/// - Keys live only in one OSecSystem `SecureBuffer` (locked in RAM, excluded from core dumps); requests and
+///   responses are assembled there too, and every slot is zeroed when a keychain locks and when the agent exits.
 /// - The process is non-dumpable (no core file, no `ptrace` or `/proc/<pid>/mem` for other processes of the user).
 /// - Only peers with the agent's own uid are served (`SO_PEERCRED`); the socket lives in a 0700 directory the user
-///   owns (``RuntimeDirectory``).
+///   owns (`RuntimeDirectory` in OSecSystem).
 ///
 /// ## When it exits
-/// When nothing has been unlocked for ``idleExitSeconds``, when its socket is removed or replaced (logout removes
-/// `$XDG_RUNTIME_DIR`), or on SIGTERM / SIGINT / SIGHUP. Killed with SIGKILL it loses only the unlock state: the
-/// keychains are files, and the next start replaces the stale socket.
+/// When nothing has been unlocked and no request has come for ``idleExitSeconds``, when its socket is removed or
+/// replaced (logout removes `$XDG_RUNTIME_DIR`), or on SIGTERM / SIGINT / SIGHUP. Killed with SIGKILL it loses only
+/// the unlock state: the keychains are files, and the next start replaces the stale socket.
 package final class KeychainAgentServer {
-    /// Keychains held at most (each slot is ``slotLength`` bytes of locked memory).
+    /// Keychains held at most (each slot is `slotLength` bytes of locked memory).
     package static let capacity = 64
     /// Seconds the agent stays up with nothing unlocked: the start-up grace, and after the last lock or the last
     /// request (so a client that has just seen the agent answer can count on it for a store that follows).
