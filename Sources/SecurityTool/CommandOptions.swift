@@ -208,4 +208,16 @@ enum KeychainOperand {
         if operands.isEmpty { return searchList() }
         return operands.compactMap { operand in open(operand).map { ($0, path(for: operand)) } }
     }
+
+    /// `SecItemCopyMatching` of `query` in one keychain: the result, `nil` when nothing matches there (or the
+    /// keychain is gone, so that a search moves on to the next one), or the failure's status.
+    static func copyMatching(_ query: [String: Any], in keychain: SecKeychain) -> Result<CFTypeRef?, OSStatusError> {
+        var scoped = query
+        scoped[kSecUseKeychain as String] = keychain
+        var result: CFTypeRef?
+        let status = SecItemCopyMatching(scoped as CFDictionary, &result)
+        if status == errSecItemNotFound || status == errSecNoSuchKeychain { return .success(nil) }
+        guard status == errSecSuccess else { return .failure(OSStatusError(status)) }
+        return .success(result)
+    }
 }

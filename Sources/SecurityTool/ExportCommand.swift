@@ -90,17 +90,16 @@ enum ExportCommand {
         _ itemClass: CFString, _ extra: [String: Any], in operands: [String]
     ) throws -> [[String: Any]] {
         var all: [[String: Any]] = []
+        var query: [String: Any] = [
+            kSecClass as String: itemClass, kSecReturnRef as String: true, kSecReturnAttributes as String: true,
+            kSecMatchLimit as String: kSecMatchLimitAll,
+        ]
+        query.merge(extra) { _, new in new }
         for (keychain, _) in KeychainOperand.keychains(operands) {
-            var query: [String: Any] = [
-                kSecClass as String: itemClass, kSecReturnRef as String: true, kSecReturnAttributes as String: true,
-                kSecMatchLimit as String: kSecMatchLimitAll, kSecUseKeychain as String: keychain,
-            ]
-            query.merge(extra) { _, new in new }
-            var result: CFTypeRef?
-            let status = SecItemCopyMatching(query as CFDictionary, &result)
-            if status == errSecItemNotFound || status == errSecNoSuchKeychain { continue }
-            guard status == errSecSuccess else { throw Failure(status: status, call: "SecKeychainSearchCopyNext") }
-            all += (result as? [[String: Any]]) ?? []
+            switch KeychainOperand.copyMatching(query, in: keychain) {
+            case .success(let result): all += (result as? [[String: Any]]) ?? []
+            case .failure(let error): throw Failure(status: error.status, call: "SecKeychainSearchCopyNext")
+            }
         }
         return all
     }

@@ -60,12 +60,11 @@ enum KeyCommands {
         var documents: [[String: Any]] = []
         var found = 0
         for (keychain, path) in KeychainOperand.keychains(options.operands) {
-            var scoped = query
-            scoped[kSecUseKeychain as String] = keychain
-            var result: CFTypeRef?
-            let status = SecItemCopyMatching(scoped as CFDictionary, &result)
-            if status == errSecItemNotFound || status == errSecNoSuchKeychain { continue }
-            guard status == errSecSuccess else { return ToolOutput.fail("SecKeychainSearchCopyNext", status) }
+            let result: CFTypeRef?
+            switch KeychainOperand.copyMatching(query, in: keychain) {
+            case .success(let found): result = found
+            case .failure(let error): return ToolOutput.fail("SecKeychainSearchCopyNext", error.status)
+            }
             for item in (result as? [[String: Any]]) ?? [] {
                 found += 1
                 if options.json {

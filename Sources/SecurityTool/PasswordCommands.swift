@@ -254,14 +254,13 @@ enum PasswordCommands {
         query[kSecReturnAttributes as String] = true
         query[kSecReturnPersistentRef as String] = true
         for (keychain, path) in KeychainOperand.keychains(options.operands) {
-            var scoped = query
-            scoped[kSecUseKeychain as String] = keychain
-            var result: CFTypeRef?
-            let status = SecItemCopyMatching(scoped as CFDictionary, &result)
-            if status == errSecItemNotFound || status == errSecNoSuchKeychain { continue }
-            guard status == errSecSuccess, let attributes = result as? [String: Any] else {
-                return .failure(.init(status == errSecSuccess ? errSecInternal : status))
+            let result: CFTypeRef?
+            switch KeychainOperand.copyMatching(query, in: keychain) {
+            case .success(let found): result = found
+            case .failure(let error): return .failure(error)
             }
+            guard let result else { continue }
+            guard let attributes = result as? [String: Any] else { return .failure(.init(errSecInternal)) }
             return .success(
                 FoundItem(
                     attributes: attributes,
