@@ -79,7 +79,7 @@ package final class KeychainAgentServer {
         let exit = server.serve(listener, identity: identity)
         server.forgetAll()
         // Remove the socket only while it is still ours (a newer agent may have replaced it).
-        if let now = FileStatus.of(path), now.inode == identity?.inode, now.device == identity?.device {
+        if let now = FileStatus.of(path), now.identity == identity?.identity {
             _ = POSIXFiles.removeSocket(path)
         }
         return exit
@@ -103,7 +103,7 @@ package final class KeychainAgentServer {
             expire()
             if entries.isEmpty && SystemProcess.bootSeconds - emptySince >= Self.idleExitSeconds { return .idle }
             let now = FileStatus.of(socketPath)
-            guard let now, now.inode == identity?.inode, now.device == identity?.device else { return .socketGone }
+            guard let now, now.identity == identity?.identity else { return .socketGone }
             guard let connection = try? listener.accept(timeoutMilliseconds: 500) else { continue }
             handle(connection)
             // A request restarts the idle grace: `start` pings before a store, and the store must find us.

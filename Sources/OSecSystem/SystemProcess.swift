@@ -88,50 +88,6 @@ package enum SystemProcess {
     package static var terminationRequested: Bool { terminationFlag != 0 }
 }
 
-/// What `lstat` says about a path.
-package struct FileStatus: Sendable, Equatable {
-    package let ownerID: UInt32
-    /// Permission bits (`st_mode & 0o7777`).
-    package let permissions: UInt16
-    package let isDirectory: Bool
-    package let isSymbolicLink: Bool
-    package let isSocket: Bool
-    package let device: UInt64
-    package let inode: UInt64
-    package let size: Int64
-    /// Modification time, seconds and nanoseconds since the epoch.
-    package let modificationSeconds: Int
-    package let modificationNanoseconds: Int
-
-    package init(
-        ownerID: UInt32, permissions: UInt16, isDirectory: Bool, isSymbolicLink: Bool, isSocket: Bool, device: UInt64,
-        inode: UInt64, size: Int64, modificationSeconds: Int, modificationNanoseconds: Int
-    ) {
-        self.ownerID = ownerID
-        self.permissions = permissions
-        self.isDirectory = isDirectory
-        self.isSymbolicLink = isSymbolicLink
-        self.isSocket = isSocket
-        self.device = device
-        self.inode = inode
-        self.size = size
-        self.modificationSeconds = modificationSeconds
-        self.modificationNanoseconds = modificationNanoseconds
-    }
-
-    /// The path's status without following a final symbolic link; `nil` when it does not exist.
-    package static func of(_ path: String) -> FileStatus? {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
-        let type = info.st_mode & S_IFMT
-        return FileStatus(
-            ownerID: info.st_uid, permissions: UInt16(info.st_mode & 0o7777), isDirectory: type == S_IFDIR,
-            isSymbolicLink: type == S_IFLNK, isSocket: type == S_IFSOCK, device: UInt64(info.st_dev),
-            inode: UInt64(info.st_ino), size: Int64(info.st_size), modificationSeconds: Int(info.st_mtim.tv_sec),
-            modificationNanoseconds: Int(info.st_mtim.tv_nsec))
-    }
-}
-
 /// The per-user directory for runtime files such as the keychain agent's socket.
 ///
 /// `$XDG_RUNTIME_DIR/opensecurity` when `XDG_RUNTIME_DIR` is an absolute path to a directory the user owns
@@ -142,7 +98,7 @@ package enum RuntimeDirectory {
     /// The directory's path, without creating or checking it.
     package static func path(userID: UInt32 = SystemProcess.userID) -> String {
         if let xdg = SystemProcess.environment("XDG_RUNTIME_DIR"), xdg.hasPrefix("/"),
-            let status = FileStatus.of(xdg), status.isDirectory, status.ownerID == userID
+            let status = FileStatus.of(xdg), status.kind == .directory, status.owner == userID
         {
             return (xdg.hasSuffix("/") ? String(xdg.dropLast()) : xdg) + "/opensecurity"
         }
@@ -179,9 +135,9 @@ package enum RuntimeDirectory {
 
     /// Why a directory with `status` is unsafe for `userID`'s secrets, or `nil` when it is safe.
     package static func problem(with status: FileStatus, userID: UInt32) -> String? {
-        if status.isSymbolicLink { return "it is a symbolic link" }
-        if !status.isDirectory { return "it is not a directory" }
-        if status.ownerID != userID { return "it belongs to uid \(status.ownerID), not \(userID)" }
+        if status.kind == .symbolicLink { return "it is a symbolic link" }
+        if status.kind != .directory { return "it is not a directory" }
+        if status.owner != userID { return "it belongs to uid \(status.owner), not \(userID)" }
         if status.permissions & 0o077 != 0 {
             return "its mode is \(String(status.permissions, radix: 8)), not 700 (group or others have access)"
         }
@@ -193,7 +149,7 @@ extension POSIXFiles {
     /// Removes `path` if it is a socket (a stale agent socket); other file types are left alone.
     @discardableResult
     package static func removeSocket(_ path: String) -> Bool {
-        guard let status = FileStatus.of(path), status.isSocket else { return false }
+        guard let status = FileStatus.of(path), status.kind == .socket else { return false }
         return unlink(path) == 0
     }
 }

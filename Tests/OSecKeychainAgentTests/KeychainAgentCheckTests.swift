@@ -18,8 +18,8 @@ struct KeychainAgentCheckTests {
 
     private func status(owner: UInt32, mode: UInt16, directory: Bool = true, link: Bool = false) -> FileStatus {
         FileStatus(
-            ownerID: owner, permissions: mode, isDirectory: directory, isSymbolicLink: link, isSocket: false, device: 1,
-            inode: 2, size: 0, modificationSeconds: 0, modificationNanoseconds: 0)
+            identity: FileIdentity(device: 1, inode: 2), owner: owner, permissions: mode,
+            kind: link ? .symbolicLink : directory ? .directory : .regular)
     }
 
     @Test func theRuntimeDirectoryMustBeAPrivateDirectoryOfTheUser() {
@@ -65,7 +65,7 @@ struct KeychainAgentCheckTests {
         #expect(throws: KeychainAgentError.self) { try client.fetch(keychainID: [UInt8](repeating: 1, count: 16)) }
         // A socket file nobody listens on (an agent killed with SIGKILL leaves one).
         do { _ = try UnixSocket.listen(path: path) }  // closed at once: the file stays
-        #expect(FileStatus.of(path)?.isSocket == true)
+        #expect(FileStatus.of(path)?.kind == .socket)
         #expect(client.ping() == nil)
         do {
             _ = try client.fetch(keychainID: [UInt8](repeating: 1, count: 16))

@@ -113,12 +113,11 @@ public final class SecTrust: NSObject, @unchecked Sendable {
         return options
     }
 
-    /// The anchor stores an evaluation searches: the custom anchors, then the system store unless anchors-only.
-    /// (Trust settings add their stores here.)
-    static func anchorStores(for snapshot: State) -> [AnchorStore] {
+    /// The anchor stores an evaluation searches: the custom anchors, then, unless anchors-only, the system store and
+    /// the roots that the user's and admin's trust settings anchor.
+    static func anchorStores(for snapshot: State, trustSettings: SecTrustSettingsEvaluation) -> [AnchorStore] {
         var stores: [AnchorStore] = []
         if let custom = snapshot.customAnchors { stores.append(AnchorStore(custom.map(\.certificate))) }
-        let trustSettings = SecTrustSettingsEvaluation(policies: snapshot.policies, certificates: snapshot.certificates)
         if snapshot.customAnchors == nil || !snapshot.anchorsOnly {
             stores.append(AnchorStore.system)
             if let anchors = trustSettings.anchors { stores.append(anchors) }
@@ -130,8 +129,10 @@ public final class SecTrust: NSObject, @unchecked Sendable {
         let date = snapshot.verifyDate ?? Date()
         let options = options(for: snapshot, date: date)
         let leaf = snapshot.certificates[0].certificate
+        let trustSettings = SecTrustSettingsEvaluation(policies: snapshot.policies, certificates: snapshot.certificates)
         let builder = ChainBuilder(
-            anchors: anchorStores(for: snapshot), intermediates: snapshot.certificates.dropFirst().map(\.certificate),
+            anchors: anchorStores(for: snapshot, trustSettings: trustSettings),
+            intermediates: snapshot.certificates.dropFirst().map(\.certificate),
             options: options)
         let evaluation = builder.evaluate(leaf)
 

@@ -80,7 +80,9 @@ enum SecTrustSettingsStore {
     /// The records of `domain` (empty when there is no file or it cannot be read). Re-read only when the file
     /// changes (device, inode, size or modification time).
     static func records(_ domain: SecTrustSettingsDomain) -> [String: Record] {
-        guard let path = path(domain), let identity = FileStatus.of(path), !identity.isDirectory else { return [:] }
+        guard let path = path(domain), let identity = FileStatus.of(path), identity.kind != .directory else {
+            return [:]
+        }
         if let cached = cache.withLock({ $0[domain.rawValue] }), cached.path == path, cached.identity == identity {
             return cached.records
         }
