@@ -84,10 +84,14 @@ final class KeyRing: @unchecked Sendable {  // sendable: mutable state guarded b
         return classKeys[protectionClass] != nil
     }
 
-    /// Throws `interactionNotAllowed` unless the key of `protectionClass` is in memory (checked before a write
-    /// transaction starts, so a locked keychain refuses an add without taking the write lock).
+    /// Throws `interactionNotAllowed` unless the key of `protectionClass` is in memory or held by the keychain agent
+    /// (checked before a write transaction starts, so a locked keychain refuses an add without taking the write
+    /// lock).
     func requireKey(_ protectionClass: ProtectionClass) throws(KeychainStoreError) {
-        guard hasKey(protectionClass) else {
+        guard
+            hasKey(protectionClass)
+                || KeychainAgentLink.borrowedKey(keychainID: keychainID, protectionClass: protectionClass) != nil
+        else {
             throw KeychainStoreError(
                 .interactionNotAllowed, "the keychain is locked (protection class \(protectionClass.rawValue))")
         }
