@@ -42,25 +42,35 @@ let package = Package(
         // MARK: Swift wrapper layers (the only Swift code with unsafe pointers)
         .target(name: "OSecCrypto", dependencies: ["COpenSSL", "COpenSSLShims", "OSecASN1"]),
         .target(name: "OSecSQLite", dependencies: ["CSQLite"]),
-        // POSIX: files with exact modes, durability, atomic replacement (the C library, wrapped).
-        .target(name: "OSecSystem"),
+        // POSIX: files with exact modes, durability, atomic replacement (the C library, wrapped); terminals,
+        // Unix sockets, locked memory and detached processes for the keychain agent.
+        .target(name: "CSystemShims"),
+        .target(name: "OSecSystem", dependencies: ["CSystemShims"]),
 
         // MARK: Pure Swift layers
         .target(name: "OSecASN1"),
         .target(name: "OSecX509", dependencies: ["OSecASN1", "OSecCrypto"]),
         .target(name: "OSecPKCS12", dependencies: ["OSecASN1", "OSecCrypto", "OSecX509"]),
         .target(name: "OSecTrust", dependencies: ["OSecASN1", "OSecCrypto", "OSecX509"]),
-        .target(name: "OSecKeychain", dependencies: ["OSecSQLite", "OSecCrypto", "OSecSystem"]),
+        // The per-user keychain agent (server and client): unlock state shared between processes of one user.
+        .target(name: "OSecKeychainAgent", dependencies: ["OSecSystem"]),
+        .target(name: "OSecKeychain", dependencies: ["OSecSQLite", "OSecCrypto", "OSecSystem", "OSecKeychainAgent"]),
 
         // MARK: Apple's API
         .target(
             name: "Security",
-            dependencies: ["OSecCrypto", "OSecASN1", "OSecX509", "OSecPKCS12", "OSecTrust", "OSecKeychain"]),
+            dependencies: [
+                "OSecCrypto", "OSecASN1", "OSecX509", "OSecPKCS12", "OSecTrust", "OSecKeychain", "OSecSystem",
+            ]),
         // Apple's CommonCrypto C API as Swift imports it (module name `CommonCrypto`).
         .target(name: "CommonCrypto", dependencies: ["OSecCrypto"]),
 
         // MARK: Tools
-        .executableTarget(name: "SecurityTool", dependencies: ["Security", "OSecASN1", "CommonCrypto"]),
+        .executableTarget(
+            name: "SecurityTool",
+            dependencies: [
+                "Security", "CommonCrypto", "OSecASN1", "OSecCrypto", "OSecX509", "OSecSystem", "OSecKeychainAgent",
+            ]),
         .executableTarget(
             name: "Benchmarks",
             dependencies: [
@@ -78,6 +88,7 @@ let package = Package(
         .testTarget(name: "OSecCryptoTests", dependencies: ["OSecCrypto", "OSecTestSupport"]),
         .testTarget(name: "OSecASN1Tests", dependencies: ["OSecASN1"]),
         .testTarget(name: "OSecSQLiteTests", dependencies: ["OSecSQLite"]),
+        .testTarget(name: "OSecKeychainAgentTests", dependencies: ["OSecKeychainAgent", "OSecSystem"]),
         .testTarget(name: "OSecX509Tests", dependencies: ["OSecX509", "OSecASN1", "OSecCrypto", "OSecTestSupport"]),
         .testTarget(
             name: "OSecKeychainTests", dependencies: ["OSecKeychain", "OSecSQLite", "OSecSystem", "OSecTestSupport"]),

@@ -30,10 +30,10 @@ ALWAYS_WRAPPER_ONLY = re.compile(
 # The layer of every target: a target may depend only on targets of a lower layer.
 LAYERS = {
     "COpenSSL": 0, "CSQLite": 0, "CLibPQ": 0, "CLibSSL": 0,
-    "COpenSSLShims": 1, "COpenSSLBaseline": 1, "CTLSShims": 1,
+    "COpenSSLShims": 1, "COpenSSLBaseline": 1, "CTLSShims": 1, "CSystemShims": 1,
     "OSecASN1": 1,
     "OSecCrypto": 2, "OSecSQLite": 2, "OSecSystem": 2, "OSecTLSCore": 2, "OSecPostgres": 2, "OpenSSLBaseline": 2,
-    "OSecX509": 3,
+    "OSecX509": 3, "OSecKeychainAgent": 3,
     "OSecPKCS12": 4, "OSecTrust": 4,
     "OSecKeychain": 5,
     "OSecSync": 6,
