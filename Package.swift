@@ -10,13 +10,15 @@
 //   → OSecPKCS12, OSecTrust
 //   → OSecKeychain
 //   → Security (Apple's API, module name `Security`)
+//   → OpenSecurityTLS (async TLS over POSIX sockets, in the Security product)
 //   → SecurityTool (`security` CLI), Benchmarks, LimboHarness
+// TLS: CLibSSL (libssl) → CTLSShims → OSecTLSCore (the only Swift code that touches libssl) → Security
 import PackageDescription
 
 let package = Package(
     name: "OpenSecurity",
     products: [
-        .library(name: "Security", targets: ["Security"]),
+        .library(name: "Security", targets: ["Security", "OpenSecurityTLS"]),
         .executable(name: "security", targets: ["SecurityTool"]),
         .executable(name: "opensecurity-bench", targets: ["Benchmarks"]),
         .executable(name: "limbo-harness", targets: ["LimboHarness"]),
@@ -29,6 +31,12 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
+        .systemLibrary(
+            name: "CLibSSL",
+            pkgConfig: "libssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(name: "CTLSShims", dependencies: ["CLibSSL"]),
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
@@ -43,6 +51,8 @@ let package = Package(
         .target(name: "OSecSQLite", dependencies: ["CSQLite"]),
         // POSIX: files with exact modes, durability, atomic replacement (the C library, wrapped).
         .target(name: "OSecSystem"),
+        // libssl: SSL_CTX/SSL owners, memory BIOs, handshake state machine, certificate hand-off to SecTrust.
+        .target(name: "OSecTLSCore", dependencies: ["CLibSSL", "CTLSShims"]),
 
         // MARK: Pure Swift layers
         .target(name: "OSecASN1"),
@@ -54,18 +64,26 @@ let package = Package(
         // MARK: Apple's API
         .target(
             name: "Security",
-            dependencies: ["OSecCrypto", "OSecASN1", "OSecX509", "OSecPKCS12", "OSecTrust", "OSecKeychain"]),
+            dependencies: [
+                "OSecCrypto", "OSecASN1", "OSecX509", "OSecPKCS12", "OSecTrust", "OSecKeychain", "OSecTLSCore",
+            ]),
+        // The small modern TLS API (async TLSConnection / TLSListener), shipped in the Security product.
+        .target(name: "OpenSecurityTLS", dependencies: ["Security", "OSecTLSCore", "OSecSystem"]),
 
         // MARK: Tools
-        .executableTarget(name: "SecurityTool", dependencies: ["Security", "OSecASN1", "OSecCrypto"]),
         .executableTarget(
-            name: "Benchmarks", dependencies: ["Security", "OSecCrypto", "OSecX509", "OSecKeychain", "OpenSSLBaseline"]),
+            name: "SecurityTool", dependencies: ["Security", "OSecASN1", "OSecCrypto", "OpenSecurityTLS"]),
+        .executableTarget(
+            name: "Benchmarks",
+            dependencies: ["Security", "OSecCrypto", "OSecX509", "OSecKeychain", "OpenSSLBaseline", "OSecTLSCore"]),
         .executableTarget(name: "LimboHarness", dependencies: ["Security", "OSecTrust", "OSecX509", "OSecASN1"]),
 
         // MARK: Tests
         .target(name: "OSecTestSupport", dependencies: ["OSecCrypto", "OSecASN1"], path: "Tests/OSecTestSupport"),
         // A second process for the keychain's multi-process and crash tests (not a product).
         .executableTarget(name: "KeychainStress", dependencies: ["Security"], path: "Tests/KeychainStress"),
+        // A second process for the TLS load test (counts its own descriptors and memory; not a product).
+        .executableTarget(name: "TLSLoad", dependencies: ["Security", "OpenSecurityTLS"], path: "Tests/TLSLoad"),
         .testTarget(name: "OSecCryptoTests", dependencies: ["OSecCrypto", "OSecTestSupport"]),
         .testTarget(name: "OSecASN1Tests", dependencies: ["OSecASN1"]),
         .testTarget(name: "OSecSQLiteTests", dependencies: ["OSecSQLite"]),
@@ -78,6 +96,8 @@ let package = Package(
             dependencies: ["OSecTrust", "OSecASN1", "OSecCrypto", "OSecX509", "OSecTestSupport"]),
         .testTarget(
             name: "SecurityTests", dependencies: ["Security", "OSecTestSupport", "OSecASN1", "OSecCrypto", "OSecX509"]),
+        .testTarget(
+            name: "TLSTests", dependencies: ["Security", "OpenSecurityTLS", "OSecTLSCore", "OSecTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
