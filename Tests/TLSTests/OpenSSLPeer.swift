@@ -58,8 +58,11 @@ final class OpenSSLPeer: @unchecked Sendable {  // output guarded by `lock`
 
     /// Starts `openssl s_client` connecting to 127.0.0.1:`port`, with `stdin` as its input (kept open with
     /// `-ign_eof` until the server closes).
-    static func client(port: UInt16, _ arguments: [String], stdin: Data = Data()) throws -> OpenSSLPeer {
-        let peer = try OpenSSLPeer(["s_client", "-connect", "127.0.0.1:\(port)", "-ign_eof"] + arguments)
+    static func client(port: UInt16, _ arguments: [String], stdin: Data = Data(), ignoreEOF: Bool = true) throws
+        -> OpenSSLPeer
+    {
+        let peer = try OpenSSLPeer(
+            ["s_client", "-connect", "127.0.0.1:\(port)"] + (ignoreEOF ? ["-ign_eof"] : []) + arguments)
         peer.input.fileHandleForWriting.write(stdin)
         try? peer.input.fileHandleForWriting.close()
         return peer

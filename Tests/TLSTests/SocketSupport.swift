@@ -26,7 +26,8 @@ func socketRead(
         if count < 0 && errno == EINTR { continue }
         length.pointee = total
         if count == 0 { return errSSLClosedGraceful }
-        if errno == EAGAIN || errno == EWOULDBLOCK { return errSSLWouldBlock }
+        // A blocking socket reports EAGAIN only when its receive timeout passed: a silent peer.
+        if errno == EAGAIN || errno == EWOULDBLOCK { return errSecIO }
         return errSSLClosedAbort
     }
     length.pointee = total

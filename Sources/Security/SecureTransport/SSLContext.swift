@@ -186,6 +186,9 @@ public final class SSLContext: NSObject, @unchecked Sendable {
     /// Moves to the aborted state; returns `status`.
     func abort(_ status: OSStatus) -> OSStatus {
         state = .aborted
+        if side == .clientSide, clientCertificateState == .certNone, engine?.certificateRequested == true {
+            clientCertificateState = identity == nil ? .certRequested : .certSent
+        }
         if side == .clientSide, clientCertificateState == .certSent, SecureTransportStatus.rejectsCertificate(status) {
             clientCertificateState = .certRejected
         }
