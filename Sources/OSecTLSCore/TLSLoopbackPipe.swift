@@ -36,6 +36,16 @@ package final class TLSLoopbackPipe: @unchecked Sendable {
 
         /// Appends raw bytes to the other end's input (tests inject garbage this way).
         package func inject(_ bytes: Data) { bytes.withUnsafeBytes { outgoing.append($0) } }
+
+        /// Removes and returns the bytes waiting to be read at this end (tests tamper with records this way).
+        package func takeAvailable() -> Data {
+            var data = Data(count: incoming.count)
+            let count = data.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return incoming.take(into: base, count: buffer.count)
+            }
+            return data.prefix(count)
+        }
     }
 
     /// The client's end.

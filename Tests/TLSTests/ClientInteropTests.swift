@@ -108,8 +108,9 @@ import Testing
     @Test func clientIdentityFromTheKeychainAuthenticates() throws {
         let keychain = try TLSTestKeychain()
         let imported = try pki.identity("client-ec")
-        #expect(SecItemAdd(keychain.query([kSecClass as String: kSecClassIdentity, kSecValueRef as String: imported]), nil)
-            == errSecSuccess)
+        #expect(
+            SecItemAdd(keychain.query([kSecClass as String: kSecClassIdentity, kSecValueRef as String: imported]), nil)
+                == errSecSuccess)
         var found: CFTypeRef?
         let status = SecItemCopyMatching(
             keychain.query([
@@ -241,7 +242,8 @@ import Testing
     }
 
     @Test func alpnIsNegotiated() throws {
-        let (server, port) = try OpenSSLPeer.server(serverArguments("server-ec", ["-alpn", "h2,http/1.1", "-naccept", "1"]))
+        let (server, port) = try OpenSSLPeer.server(
+            serverArguments("server-ec", ["-alpn", "h2,http/1.1", "-naccept", "1"]))
         defer { server.terminate() }
         let run = try runClient(port: port) { context in
             try standardClient()(context)

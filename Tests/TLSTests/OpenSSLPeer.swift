@@ -58,7 +58,9 @@ final class OpenSSLPeer: @unchecked Sendable {  // output guarded by `lock`
 
     /// Starts `openssl s_client` connecting to 127.0.0.1:`port`, with `stdin` as its input (kept open with
     /// `-ign_eof` until the server closes).
-    static func client(port: UInt16, _ arguments: [String], stdin: Data = Data(), ignoreEOF: Bool = true) throws
+    static func client(
+        port: UInt16, _ arguments: [String], stdin: Data = Data(), ignoreEOF: Bool = true
+    ) throws
         -> OpenSSLPeer
     {
         let peer = try OpenSSLPeer(

@@ -27,7 +27,8 @@ import Testing
     ) throws -> Run {
         let (listener, port) = try TestSocket.listen()
         let client = try OpenSSLPeer.client(
-            port: port, ["-servername", "localhost", "-CAfile", pki.path("ca.pem"), "-verify_return_error"] + arguments,
+            port: port,
+            ["-servername", "localhost", "-CAfile", pki.path("ca.pem"), "-verify_return_error"] + arguments,
             stdin: Data(stdin.utf8), ignoreEOF: ignoreEOF)
         defer { client.terminate() }
         let socket = try listener.accept()
@@ -69,7 +70,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("server-ec", "client-ec", "-tls1_3"), ("server-rsa", "client-rsa", "-tls1_2"), ("server-rsa", "client-ec", "-tls1_3"),
+        ("server-ec", "client-ec", "-tls1_3"), ("server-rsa", "client-rsa", "-tls1_2"),
+        ("server-rsa", "client-ec", "-tls1_3"),
         ("server-ec", "client-rsa", "-tls1_2"),
     ])
     func ourServerAuthenticatesSClientCertificates(server: String, client: String, version: String) throws {
@@ -166,13 +168,17 @@ import Testing
     func sClientResumesOurSession(version: String) throws {
         let session = pki.directory.path("session-\(UUID().uuidString).pem")
         let first = try runServer(
-            client: [version, "-cert", pki.path("client-ec.pem"), "-key", pki.path("client-ec.key"), "-sess_out", session],
+            client: [
+                version, "-cert", pki.path("client-ec.pem"), "-key", pki.path("client-ec.key"), "-sess_out", session,
+            ],
             configure: requireClientCertificates())
         #expect(first.handshake == errSecSuccess)
         #expect(!first.resumed)
         #expect(first.clientOutput.contains("New,"))
         let second = try runServer(
-            client: [version, "-cert", pki.path("client-ec.pem"), "-key", pki.path("client-ec.key"), "-sess_in", session],
+            client: [
+                version, "-cert", pki.path("client-ec.pem"), "-key", pki.path("client-ec.key"), "-sess_in", session,
+            ],
             configure: requireClientCertificates())
         #expect(second.handshake == errSecSuccess)
         #expect(second.resumed)
