@@ -119,6 +119,8 @@ package final class TLSEngine {
     private var credential: TLSCredential?
     private var credentialInstalled = false
     private var clientAuthentication = ClientAuthentication.never
+    private var minimumVersion = TLSVersion.tls12
+    private var maximumVersion = TLSVersion.tls13
     private var serverProtocols: [String] = []
     private var peerID: Data?
     private var certificateRequestDelivered = false
@@ -214,6 +216,8 @@ package final class TLSEngine {
         guard osec_tls_set_version_range(ssl, minimum, maximum) == 1 else {
             throw TLSError.failed("SSL_set_min/max_proto_version", .badConfiguration)
         }
+        minimumVersion = minimum
+        maximumVersion = maximum
     }
 
     /// Restricts the cipher suites to `suites` (each list is set only when it differs from the default).
@@ -223,9 +227,19 @@ package final class TLSEngine {
         guard SSL_set_ciphersuites(ssl, lists.tls13) == 1 else {
             throw TLSError.failed("SSL_set_ciphersuites", .badConfiguration)
         }
-        // An empty TLS 1.2 list is not accepted by SSL_set_cipher_list; a list matching nothing is.
-        guard SSL_set_cipher_list(ssl, lists.tls12.isEmpty ? "-ALL" : lists.tls12) == 1 else {
-            throw TLSError.failed("SSL_set_cipher_list", .badConfiguration)
+        if lists.tls12.isEmpty {
+            // libssl refuses an empty TLS 1.2 list; with only TLS 1.3 suites, only TLS 1.3 can be negotiated.
+            guard maximumVersion >= TLSVersion.tls13 else {
+                throw TLSError(.badConfiguration, "only TLS 1.3 suites are enabled but TLS 1.3 is not allowed")
+            }
+            try setVersionRange(minimum: max(minimumVersion, TLSVersion.tls13), maximum: maximumVersion)
+        } else {
+            guard SSL_set_cipher_list(ssl, lists.tls12) == 1 else {
+                throw TLSError.failed("SSL_set_cipher_list", .badConfiguration)
+            }
+            if lists.tls13.isEmpty, maximumVersion >= TLSVersion.tls13 {
+                try setVersionRange(minimum: minimumVersion, maximum: max(minimumVersion, TLSVersion.tls12))
+            }
         }
     }
 
@@ -400,6 +414,8 @@ package final class TLSEngine {
 
     private func fatal(_ error: TLSError) -> TLSError {
         hadFatalError = true
+        // As libssl drops the sessions of failed connections (a cut connection is no reason to).
+        if let peerID, error.kind != .unexpectedEndOfStream { TLSSessionCache.shared.remove(peerID) }
         return error
     }
 
@@ -682,7 +698,14 @@ package final class TLSEngine {
     }
 
     private func installPendingCredential() -> Bool {
-        guard let credential, !credentialInstalled else { return true }
+        guard !credentialInstalled else { return true }
+        // Replaces whatever was installed before the pause (SSL_use_cert_and_key only replaces the slot of the
+        // same key type).
+        SSL_certs_clear(ssl)
+        guard let credential else {
+            credentialInstalled = true
+            return true
+        }
         do {
             try credential.install(on: ssl)
             credentialInstalled = true
@@ -717,9 +740,12 @@ package final class TLSEngine {
     }
 
     func storeNewSession(_ session: OpaquePointer) -> Int32 {
-        guard let peerID else { return 0 }  // 0: libssl keeps ownership and frees it
-        TLSSessionCache.shared.store(TLSSession(takingOwnershipOf: session), for: peerID)
-        return 1
+        // A copy: libssl marks its own session object not resumable when the connection is freed without
+        // close_notify (ssl_clear_bad_session), and clients often just drop the connection. A connection that
+        // fails instead forgets its peer ID's session (see `fatal`).
+        guard let peerID, let copy = SSL_SESSION_dup(session) else { return 0 }
+        TLSSessionCache.shared.store(TLSSession(takingOwnershipOf: copy), for: peerID)
+        return 0  // 0: libssl keeps ownership of `session` and frees it
     }
 
     /// The host_name of the ClientHello's server_name extension (RFC 6066 §3), if well formed.

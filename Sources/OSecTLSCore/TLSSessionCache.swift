@@ -64,6 +64,12 @@ final class TLSSessionCache: Sendable {
         _ = evicted  // freed outside the lock
     }
 
+    /// Forgets the session stored under `peerID`.
+    func remove(_ peerID: Data) {
+        let old = state.withLock { $0.entries.removeValue(forKey: peerID) }
+        _ = old
+    }
+
     /// Forgets every session (tests use it to force full handshakes).
     func removeAll() {
         let old = state.withLock { state -> [Data: Entry] in

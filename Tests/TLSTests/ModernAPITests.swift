@@ -61,4 +61,156 @@ import Testing
         let served = await server.value
         #expect(try served.get() == "ping")
     }
+
+    @Test func connectionAgainstSServerWithALPNAndMutualTLS() async throws {
+        let (server, port) = try OpenSSLPeer.server([
+            "-cert", pki.path("server-rsa.pem"), "-key", pki.path("server-rsa.key"), "-Verify", "1",
+            "-verify_return_error", "-CAfile", pki.path("ca.pem"), "-alpn", "h2,http/1.1", "-www", "-naccept", "1",
+        ])
+        defer { server.terminate() }
+        var configuration = try clientConfiguration(identity: "client-rsa")
+        configuration.applicationProtocols = ["http/1.1"]
+        let connection = try await TLSConnection.connect(host: "127.0.0.1", port: port, configuration: configuration)
+        #expect(await connection.negotiatedApplicationProtocol == "http/1.1")
+        try await connection.write(Data("GET / HTTP/1.0\r\n\r\n".utf8))
+        var response = Data()
+        while true {
+            let chunk = try await connection.read()
+            if chunk.isEmpty { break }
+            response.append(chunk)
+        }
+        #expect(String(decoding: response, as: UTF8.self).hasPrefix("HTTP/1.0 200 ok"))
+        await connection.close()
+    }
+
+    @Test func listenerServesSClientWithRequiredCertificates() async throws {
+        let listener = try TLSListener(configuration: try serverConfiguration(clientAuthentication: .required))
+        defer { listener.close() }
+        let server = serveOnce(listener)
+        let client = try OpenSSLPeer.client(
+            port: listener.port,
+            [
+                "-cert", pki.path("client-ec.pem"), "-key", pki.path("client-ec.key"), "-CAfile", pki.path("ca.pem"),
+                "-verify_return_error", "-servername", "localhost",
+            ], stdin: Data("abc\n".utf8))
+        defer { client.terminate() }
+        #expect(try await server.value.get() == "abc\n")
+        client.wait()
+        #expect(client.output.contains("\ncba"))
+    }
+
+    @Test func listenerRefusesAClientWithoutTheRequiredCertificate() async throws {
+        let listener = try TLSListener(configuration: try serverConfiguration(clientAuthentication: .required))
+        defer { listener.close() }
+        let server = serveOnce(listener)
+        let client = try OpenSSLPeer.client(
+            port: listener.port, ["-CAfile", pki.path("ca.pem"), "-servername", "localhost"], stdin: Data("abc\n".utf8))
+        defer { client.terminate() }
+        let served = await server.value
+        #expect(throws: TLSError(errSSLXCertChainInvalid)) { try served.get() }
+    }
+
+    @Test func optionalClientCertificateMayBeAbsent() async throws {
+        let listener = try TLSListener(configuration: try serverConfiguration(clientAuthentication: .optional))
+        defer { listener.close() }
+        let server = serveOnce(listener)
+        let connection = try await TLSConnection.connect(
+            host: "127.0.0.1", port: listener.port, configuration: try clientConfiguration())
+        try await connection.write(Data("hi".utf8))
+        #expect(try await connection.read() == Data("ih".utf8))
+        await connection.close()
+        #expect(try await server.value.get() == "hi")
+    }
+
+    @Test func clientCertificateFromAnotherCAIsRejected() async throws {
+        let listener = try TLSListener(configuration: try serverConfiguration(clientAuthentication: .required))
+        defer { listener.close() }
+        let server = serveOnce(listener)
+        let connection = try? await TLSConnection.connect(
+            host: "127.0.0.1", port: listener.port, configuration: try clientConfiguration(identity: "client-wrongca"))
+        if let connection {  // TLS 1.3: the client finishes first; the alert arrives on the first read
+            try? await connection.write(Data("hi".utf8))
+            await #expect(throws: TLSError(errSSLPeerUnknownCA)) { _ = try await connection.read() }
+        }
+        let served = await server.value
+        #expect(throws: TLSError(errSSLNoRootCert)) { try served.get() }
+    }
+
+    @Test(arguments: [
+        ("server-expired", "localhost", errSSLCertExpired), ("server-ec", "www.example.com", errSSLHostNameMismatch),
+    ])
+    func serverCertificateVerdictsCarryApplesCodes(leaf: String, name: String, expected: OSStatus) async throws {
+        let listener = try TLSListener(configuration: try serverConfiguration(leaf))
+        defer { listener.close() }
+        let server = serveOnce(listener)
+        var configuration = try clientConfiguration()
+        configuration.serverName = name
+        await #expect(throws: TLSError(expected)) {
+            _ = try await TLSConnection.connect(host: "127.0.0.1", port: listener.port, configuration: configuration)
+        }
+        _ = await server.value
+    }
+
+    @Test func untrustedRootWithTheSystemStoreIsErrSSLNoRootCert() async throws {
+        let listener = try TLSListener(configuration: try serverConfiguration())
+        defer { listener.close() }
+        let server = serveOnce(listener)
+        var configuration = TLSConfiguration()
+        configuration.serverName = "localhost"
+        await #expect(throws: TLSError(errSSLNoRootCert)) {
+            _ = try await TLSConnection.connect(host: "127.0.0.1", port: listener.port, configuration: configuration)
+        }
+        _ = await server.value
+    }
+
+    @Test func aTrustClosureDecides() async throws {
+        for accept in [true, false] {
+            let listener = try TLSListener(configuration: try serverConfiguration())
+            defer { listener.close() }
+            let server = serveOnce(listener)
+            var configuration = TLSConfiguration()
+            configuration.serverName = "localhost"
+            let root = pki.root
+            configuration.verifyPeer = { trust in
+                // Pin our own root for this connection, whatever the system store says.
+                _ = SecTrustSetAnchorCertificates(trust, [root] as CFArray)
+                return accept && SecTrustEvaluateWithError(trust, nil)
+            }
+            if accept {
+                let connection = try await TLSConnection.connect(
+                    host: "127.0.0.1", port: listener.port, configuration: configuration)
+                try await connection.write(Data("ok".utf8))
+                #expect(try await connection.read() == Data("ko".utf8))
+                #expect(await connection.peerTrust != nil)
+                await connection.close()
+            } else {
+                await #expect(throws: TLSError(errSSLXCertChainInvalid)) {
+                    _ = try await TLSConnection.connect(
+                        host: "127.0.0.1", port: listener.port, configuration: configuration)
+                }
+            }
+            _ = await server.value
+        }
+    }
+
+    @Test func clientsResumeSessionsWithTheSameServer() async throws {
+        let listener = try TLSListener(configuration: try serverConfiguration())
+        defer { listener.close() }
+        var resumed: [Bool] = []
+        for _ in 0..<2 {
+            let server = serveOnce(listener)
+            let connection = try await TLSConnection.connect(
+                host: "127.0.0.1", port: listener.port, configuration: try clientConfiguration())
+            try await connection.write(Data("r".utf8))
+            _ = try await connection.read()  // the ticket arrives with the answer
+            resumed.append(await connection.isSessionResumed)
+            await connection.close()
+            _ = await server.value
+        }
+        #expect(resumed == [false, true])
+    }
+
+    @Test func aListenerNeedsAnIdentity() {
+        #expect(throws: TLSError(errSSLBadConfiguration)) { _ = try TLSListener(configuration: TLSConfiguration()) }
+    }
 }
