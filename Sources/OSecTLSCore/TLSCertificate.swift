@@ -1,5 +1,6 @@
 internal import CLibSSL
 import Foundation
+import Synchronization
 
 /// Owns one parsed X509 (d2i_X509 of DER we were given). Immutable; shared between connections by reference
 /// counting inside libssl.
@@ -68,6 +69,8 @@ package final class TLSCredential: @unchecked Sendable {
     /// SHA-256 of the leaf: servers derive their session ID context from it, so sessions resume only under the
     /// certificate they were made with.
     let sessionContextSeed: [UInt8]
+    /// This credential's SSL_CTX for each side, made on first use.
+    private let contexts = Mutex<(client: TLSContext?, server: TLSContext?)>((nil, nil))
 
     /// - Parameters:
     ///   - certificateChain: DER certificates, leaf first, then the intermediates to send.
@@ -120,6 +123,18 @@ package final class TLSCredential: @unchecked Sendable {
             if let element = OPENSSL_sk_pop(stack) { X509_free(OpaquePointer(element)) }
         }
         OPENSSL_sk_free(stack)
+    }
+
+    /// The SSL_CTX of `side` with this credential installed (SSL objects made from it inherit the certificate).
+    func context(server: Bool) throws(TLSError) -> OpaquePointer {
+        let context = contexts.withLock { contexts -> TLSContext in
+            if server, let existing = contexts.server { return existing }
+            if !server, let existing = contexts.client { return existing }
+            let made = TLSContext(server: server, credential: self)
+            if server { contexts.server = made } else { contexts.client = made }
+            return made
+        }
+        return try context.get()
     }
 
     /// Installs the chain and key on `ssl` (SSL_use_cert_and_key; libssl takes its own references).

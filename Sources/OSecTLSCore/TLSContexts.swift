@@ -2,13 +2,14 @@ internal import CLibSSL
 internal import CTLSShims
 import Foundation
 
-/// The two shared SSL_CTX objects (one per side).
+/// An SSL_CTX: the shared one of each side, or one per credential.
 ///
-/// Everything that can differ between connections (certificates, versions, ALPN, verification mode, server
-/// name, sessions) is set on each SSL; the contexts only hold what every connection of a side shares: the
-/// default suites and groups, the callbacks that route into ``TLSEngine``, the session-ticket keys (so servers
-/// resume each other's sessions) and the certificate-size cap. Creating an SSL_CTX costs about a millisecond in
-/// OpenSSL 3 (algorithm fetches), so it happens once per process.
+/// Everything that can differ between connections (versions, ALPN, verification mode, server name, sessions) is
+/// set on each SSL; a context only holds what its connections share: the default suites and groups, the
+/// callbacks that route into ``TLSEngine``, the session-ticket keys (so servers resume each other's sessions) and
+/// the certificate-size cap — and, for a credential's context, its certificate chain and key (installing them on
+/// every SSL instead costs ~15 µs per connection in key comparisons). Creating an SSL_CTX costs about a
+/// millisecond in OpenSSL 3 (algorithm fetches), so it happens once per side and per credential.
 ///
 /// `@unchecked Sendable`: configured once in `init`, then only used to create SSL objects, which SSL_CTX allows
 /// from several threads.
@@ -16,13 +17,13 @@ final class TLSContext: @unchecked Sendable {
     let raw: OpaquePointer?
     let failure: TLSError?
 
-    static let client = TLSContext(server: false)
-    static let server = TLSContext(server: true)
+    static let client = TLSContext(server: false, credential: nil)
+    static let server = TLSContext(server: true, credential: nil)
 
     /// The key-exchange groups offered, most preferred first.
     static let groups = "X25519:P-256:P-384:P-521"
 
-    private init(server: Bool) {
+    init(server: Bool, credential: TLSCredential?) {
         guard let method = server ? TLS_server_method() : TLS_client_method(), let ctx = SSL_CTX_new(method) else {
             raw = nil
             failure = TLSError.failed("SSL_CTX_new")
@@ -52,9 +53,19 @@ final class TLSContext: @unchecked Sendable {
             osec_tls_ctx_set_session_cache(ctx, 0)
             SSL_CTX_sess_set_new_cb(ctx, TLSCallbacks.newSession)
         }
+        if let credential,
+            SSL_CTX_use_cert_and_key(ctx, credential.leaf.raw, credential.privateKey, credential.chainStack, 1) != 1
+        {
+            SSL_CTX_free(ctx)
+            raw = nil
+            failure = TLSError.failed("SSL_CTX_use_cert_and_key", .badConfiguration)
+            return
+        }
         raw = ctx
         failure = nil
     }
+
+    deinit { if let raw { SSL_CTX_free(raw) } }
 
     func get() throws(TLSError) -> OpaquePointer {
         if let raw { return raw }

@@ -137,9 +137,15 @@ package final class TLSEngine {
     /// The peer sent more than ``TLSLimits/maximumPeerCertificates`` certificates.
     package private(set) var peerChainTooLong = false
 
-    /// A connection of `side` with the shared defaults: TLS 1.2–1.3, Apple's suites, no renegotiation.
-    package init(side: Side) throws(TLSError) {
-        let context = try (side == .client ? TLSContext.client : TLSContext.server).get()
+    /// A connection of `side` with the shared defaults: TLS 1.2–1.3, Apple's suites, no renegotiation; with
+    /// `credential` presenting that certificate chain and key.
+    package init(side: Side, credential: TLSCredential? = nil) throws(TLSError) {
+        let context: OpaquePointer
+        if let credential {
+            context = try credential.context(server: side == .server)
+        } else {
+            context = try (side == .client ? TLSContext.client : TLSContext.server).get()
+        }
         guard let ssl = SSL_new(context) else { throw TLSError.failed("SSL_new") }
         var internalHalf: OpaquePointer?
         var networkHalf: OpaquePointer?
@@ -171,6 +177,10 @@ package final class TLSEngine {
             SSL_set_accept_state(ssl)
         }
         _ = SSL_set_ex_data(ssl, 0, Unmanaged.passUnretained(self).toOpaque())
+        if let credential {
+            self.credential = credential
+            credentialInstalled = true
+        }
     }
 
     deinit {
@@ -194,9 +204,9 @@ package final class TLSEngine {
     package func setCredential(_ credential: TLSCredential?) throws(TLSError) {
         self.credential = credential
         credentialInstalled = false
-        if !hasStarted, let credential {
-            try credential.install(on: ssl)
-            credentialInstalled = true
+        // Before the handshake: replace now what the SSL holds (its context's credential, if any).
+        if !hasStarted && !installPendingCredential() {
+            throw TLSError(.badConfiguration, "cannot install the certificate and key")
         }
     }
 
@@ -496,6 +506,10 @@ package final class TLSEngine {
         }
     }
 
+    /// True when libssl holds no unprocessed input (no decrypted bytes, no buffered record): a read would only
+    /// ask for more, so the caller can receive the next record first.
+    package var needsInput: Bool { SSL_pending(ssl) <= 0 && BIO_ctrl_pending(SSL_get_rbio(ssl)) == 0 }
+
     /// How many bytes ``receive(_:)`` accepts now.
     package var inputCapacity: Int { Int(BIO_ctrl_get_write_guarantee(networkBIO)) }
 
@@ -689,8 +703,8 @@ package final class TLSEngine {
     }
 
     func onClientHello() -> Int32 {
-        clientHelloServerName = parseServerNameExtension()
         if breakOnClientHello && !clientHelloDelivered {
+            clientHelloServerName = parseServerNameExtension()  // SSL_get_servername is not set yet
             clientHelloDelivered = true
             return SSL_CLIENT_HELLO_RETRY
         }

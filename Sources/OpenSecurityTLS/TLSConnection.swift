@@ -38,14 +38,13 @@ public actor TLSConnection {
         let decision = PeerDecision()
         self.decision = decision
         do {
-            let engine = try TLSEngine(side: side == .client ? .client : .server)
+            let credential = try configuration.identity.map {
+                try TLSCredentialCache.credential(for: $0, chain: configuration.certificateChain)
+            }
+            let engine = try TLSEngine(side: side == .client ? .client : .server, credential: credential)
             try engine.setVersionRange(
                 minimum: SecureTransportVersions.wire(configuration.minimumVersion, minimum: true),
                 maximum: SecureTransportVersions.wire(configuration.maximumVersion, minimum: false))
-            if let identity = configuration.identity {
-                try engine.setCredential(
-                    TLSCredentialCache.credential(for: identity, chain: configuration.certificateChain))
-            }
             if !configuration.applicationProtocols.isEmpty {
                 try engine.setApplicationProtocols(configuration.applicationProtocols)
             }

@@ -19,6 +19,8 @@ public final class SSLContext: NSObject, @unchecked Sendable {
     var peerDomainName: String?
     var identity: SecIdentity?
     var chainCertificates: [SecCertificate] = []
+    /// The identity and chain, parsed for libssl (made by `SSLSetCertificate`).
+    var credential: TLSCredential?
     var clientAuthentication = SSLAuthenticate.neverAuthenticate
     var certificateAuthorities: [SecCertificate]?
     var trustedRoots: [SecCertificate]?
@@ -71,16 +73,14 @@ public final class SSLContext: NSObject, @unchecked Sendable {
     func makeEngine() throws -> TLSEngine {
         let engine: TLSEngine
         do {
-            engine = try TLSEngine(side: side == .clientSide ? .client : .server)
+            if side == .serverSide && credential == nil {
+                throw SecError(errSSLBadConfiguration, "a server context needs SSLSetCertificate")
+            }
+            engine = try TLSEngine(side: side == .clientSide ? .client : .server, credential: credential)
             try engine.setVersionRange(
                 minimum: SecureTransportVersions.wire(minimumVersion, minimum: true),
                 maximum: SecureTransportVersions.wire(maximumVersion, minimum: false))
             if let enabledCiphers { try engine.setCipherSuites(TLSCipherSuites.suites(enabledCiphers)) }
-            if let identity {
-                try engine.setCredential(TLSCredentialCache.credential(for: identity, chain: chainCertificates))
-            } else if side == .serverSide {
-                throw SecError(errSSLBadConfiguration, "a server context needs SSLSetCertificate")
-            }
             if side == .clientSide, let peerDomainName { try engine.setServerName(peerDomainName) }
             if let applicationProtocols { try engine.setApplicationProtocols(applicationProtocols) }
             if side == .serverSide {
@@ -283,14 +283,18 @@ public final class SSLContext: NSObject, @unchecked Sendable {
                 engine.sessionWasResumed && !engine.peerCertificateChain.isEmpty
                 ? .certSent : .certRequested
         }
-        if peerTrust == nil {
-            // A resumed session: the trust holds the chain of the original handshake, unevaluated (as Apple's).
-            let certificates = engine.peerCertificateChain.compactMap(SSLPeerTrust.certificate)
-            if !certificates.isEmpty {
-                peerTrust = SSLPeerTrust.make(
-                    certificates: certificates, peerIsServer: side == .clientSide,
-                    hostName: side == .clientSide ? peerDomainName : nil, anchors: anchors, anchorsOnly: anchorsOnly)
-            }
-        }
+    }
+
+    /// The peer's trust: the one made during the handshake, or for a resumed session one over the chain of the
+    /// original handshake, unevaluated (as Apple's), made when first asked for.
+    func currentPeerTrust() -> SecTrust? {
+        if let peerTrust { return peerTrust }
+        guard handshakeFinished, let engine else { return nil }
+        let certificates = engine.peerCertificateChain.compactMap(SSLPeerTrust.certificate)
+        guard !certificates.isEmpty else { return nil }
+        peerTrust = SSLPeerTrust.make(
+            certificates: certificates, peerIsServer: side == .clientSide,
+            hostName: side == .clientSide ? peerDomainName : nil, anchors: anchors, anchorsOnly: anchorsOnly)
+        return peerTrust
     }
 }

@@ -117,21 +117,18 @@ public func SSLSetCertificate(_ context: SSLContext, _ certRefs: CFArray?) -> OS
         }
         if context.isSessionActive {
             // Only a paused handshake accepts a new certificate.
-            guard context.state == .handshake, let engine = context.engine else { return errSecBadReq }
-            do {
-                try engine.setCredential(identity.map { try TLSCredentialCache.credential(for: $0, chain: chain) })
-            } catch {
-                return errSSLBadConfiguration
-            }
-        } else if let identity {
-            do {
-                _ = try TLSCredentialCache.credential(for: identity, chain: chain)
-            } catch {
-                return errSSLBadConfiguration  // e.g. a key type libssl cannot sign with
-            }
+            guard context.state == .handshake, context.engine != nil else { return errSecBadReq }
+        }
+        let credential: TLSCredential?
+        do {
+            credential = try identity.map { try TLSCredentialCache.credential(for: $0, chain: chain) }
+            if context.isSessionActive { try context.engine?.setCredential(credential) }
+        } catch {
+            return errSSLBadConfiguration  // e.g. a key type libssl cannot sign with
         }
         context.identity = identity
         context.chainCertificates = chain
+        context.credential = credential
         return errSecSuccess
     }
 }
@@ -414,7 +411,7 @@ public func SSLGetClientCertificateState(
 /// peer's certificates arrived. Evaluated already, unless verification was left to the caller
 /// (`kSSLSessionOptionBreakOnServerAuth` / `BreakOnClientAuth`) or the session was resumed.
 public func SSLCopyPeerTrust(_ context: SSLContext, _ trust: UnsafeMutablePointer<SecTrust?>) -> OSStatus {
-    trust.pointee = context.locked { context.peerTrust }
+    trust.pointee = context.locked { context.currentPeerTrust() }
     return errSecSuccess
 }
 

@@ -36,8 +36,11 @@ public func SSLRead(
         let flushed = context.flush(engine)
         if flushed != errSecSuccess && flushed != errSSLWouldBlock { return flushed }
         guard dataLength > 0 else { return errSecSuccess }
+        // With nothing buffered a read can only ask for input: fetch the next record first (one libssl call less
+        // per record).
+        var result: TLSEngine.ReadResult = engine.needsInput ? .wantInput : engine.read(into: data, count: dataLength)
         while true {
-            switch engine.read(into: data, count: dataLength) {
+            switch result {
             case .bytes(let count):
                 processed.pointee = count
                 _ = context.flush(engine)  // e.g. a KeyUpdate answer; would-block is fine here
@@ -46,7 +49,9 @@ public func SSLRead(
                 let status = context.flush(engine)
                 if status != errSecSuccess && status != errSSLWouldBlock { return status }
                 switch context.receive(engine) {
-                case .delivered: continue
+                case .delivered:
+                    result = engine.read(into: data, count: dataLength)
+                    continue
                 case .wouldBlock: return errSSLWouldBlock
                 case .endOfStream:
                     context.state = .closed
