@@ -107,7 +107,7 @@ import Testing
         var small = [SSLCipherSuite](repeating: 0, count: 2)
         var smallCount = small.count
         #expect(SSLGetSupportedCiphers(pair.client, &small, &smallCount) == errSSLBufferOverflow)
-        var only = [TLS_AES_256_GCM_SHA384, 0x0005 /* RC4: not supported, ignored */]
+        var only = [TLS_AES_256_GCM_SHA384, 0x0005]  // 0x0005 (RC4) is not supported: ignored
         #expect(SSLSetEnabledCiphers(pair.client, &only, only.count) == errSecSuccess)
         #expect(SSLGetNumberEnabledCiphers(pair.client, &count) == errSecSuccess)
         #expect(count == 1)
