@@ -12,6 +12,7 @@ enum BenchSuites {
         BenchSuite(name: "pkcs12", rows: PKCS12Benchmarks.rows),
         BenchSuite(name: "x509", rows: X509Benchmarks.rows),
         BenchSuite(name: "trust", rows: TrustBenchmarks.rows),
+        BenchSuite(name: "tls", rows: TLSBenchmarks.rows),
     ]
 }
 

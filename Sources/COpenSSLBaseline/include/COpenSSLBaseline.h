@@ -29,5 +29,6 @@ double osec_baseline_p256_public_decode_fromdata(double seconds);
 #include "COpenSSLPKCS12Baseline.h"
 #include "COpenSSLX509Baseline.h"
 #include "COpenSSLTrustBaseline.h"
+#include "COpenSSLTLSBaseline.h"
 
 #endif
