@@ -98,6 +98,16 @@ let package = Package(
             name: "SecurityTests", dependencies: ["Security", "OSecTestSupport", "OSecASN1", "OSecCrypto", "OSecX509"]),
         .testTarget(
             name: "TLSTests", dependencies: ["Security", "OpenSecurityTLS", "OSecTLSCore", "OSecTestSupport"]),
+        // Apple-platform code written the way popular keychain wrappers and crypto libraries write it, compiled
+        // against our Security only (issue 11): Swift 6 mode, and Swift 5 mode with Security imported implicitly.
+        .testTarget(name: "AppleCompatTests", dependencies: ["Security"]),
+        .testTarget(
+            name: "AppleCompatSwift5Tests", dependencies: ["Security"],
+            swiftSettings: [
+                .swiftLanguageMode(.v5),
+                // Code that gets Security from `import Foundation` on Apple platforms (README: porting a package).
+                .unsafeFlags(["-Xfrontend", "-import-module", "-Xfrontend", "Security"]),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,7 +3,8 @@
 # build with the build-time rules enforced, run every test.
 #   - --explicit-target-dependency-import-check error: a target may not import a package target it does not
 #     declare (scripts/check-rules.py also requires direct declaration);
-#   - -warnings-as-errors for Swift, and any C compiler warning in our own targets fails the build.
+#   - -warnings-as-errors for Swift, and any C compiler warning in our own targets fails the build;
+#   - every DocC catalog builds without warnings (scripts/docs.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --with-test-peers
@@ -16,4 +17,8 @@ if grep -E "^$(pwd)/(Sources|Tests)/.*: warning:" "$log"; then
     echo "test: the build has warnings in our own targets (above)" >&2
     exit 1
 fi
+scripts/docs.sh
+# Coverage of Apple's headers (API/<Module>/*.txt) by the modules just built; fails on a missing or mistyped
+# declaration that is not marked "left out".
+scripts/api-coverage.py --no-build
 swift test --skip-build

@@ -1,18 +1,18 @@
 import Foundation
-import XCTest
+import Testing
 
 @testable import OSecX509
 
 /// Parses every certificate of the corpora (without the openssl comparison) and reports what fails, by category.
-final class CorpusSmokeTests: XCTestCase {
-    func testCABundleParsesAndReencodes() throws {
+@Suite struct CorpusSmokeTests {
+    @Test func caBundleParsesAndReencodes() throws {
         let certs = try X509TestData.caBundleCertificates()
-        XCTAssertGreaterThan(certs.count, 100)
+        #expect(certs.count > 100)
         var failures: [String] = []
         for (pem, der) in certs {
             do {
                 let cert = try Certificate(derEncoded: der)
-                XCTAssertEqual(try cert.reencoded(), der)
+                #expect(try cert.reencoded() == der)
                 _ = try cert.extensions.basicConstraints
                 _ = try cert.extensions.keyUsage
                 _ = try cert.extensions.subjectAlternativeNames
@@ -20,7 +20,7 @@ final class CorpusSmokeTests: XCTestCase {
                 failures.append("\(error)\n\(pem.prefix(100))")
             }
         }
-        XCTAssertEqual(failures, [])
+        #expect(failures == [])
     }
 
     /// Every typed extension accessor on every corpus certificate; failures are grouped by extension and reason.
@@ -59,7 +59,7 @@ final class CorpusSmokeTests: XCTestCase {
         return "\(x509.code): \(x509.reason)"
     }
 
-    func testLimboCorporaParseOrFailCleanly() throws {
+    @Test func limboCorporaParseOrFailCleanly() throws {
         for (file, expectedRejects) in [
             ("limbo-public.json", ["rfc5280::duplicate-extensions"]), ("bettertls-public.json", []),
         ] {
@@ -71,7 +71,7 @@ final class CorpusSmokeTests: XCTestCase {
                 let der = X509TestData.pemToDER(pem)
                 do {
                     let cert = try Certificate(derEncoded: der)
-                    XCTAssertEqual(try cert.reencoded(), der, id)
+                    #expect(try cert.reencoded() == der, "\(id)")
                     for failure in CorpusSmokeTests.extensionFailures(cert) {
                         extensionFailures[failure, default: 0] += 1
                     }
@@ -85,7 +85,7 @@ final class CorpusSmokeTests: XCTestCase {
             for (reason, count) in extensionFailures.sorted(by: { $0.key < $1.key }) {
                 print("  EXTENSION-UNDECODABLE \(count)× \(reason)")
             }
-            XCTAssertEqual(rejected.values.flatMap { $0 }.sorted(), expectedRejects, file)
+            #expect(rejected.values.flatMap { $0 }.sorted() == expectedRejects, "\(file)")
         }
     }
 }

@@ -1,13 +1,14 @@
 import Foundation
 import OSecASN1
-import XCTest
+import Testing
 
 @testable import OSecX509
 
 /// Every certificate of the system CA bundle and of the x509-limbo / bettertls corpora is parsed here and
 /// compared field by field with the real `openssl` CLI (OpenSSL 3.0): subject, issuer, serial, validity,
 /// subjectAltName, keyUsage and extKeyUsage. One `openssl storeutl -r <dir>` process per corpus keeps it fast.
-final class OpenSSLAgreementTests: XCTestCase {
+@Suite(.enabled(if: X509TestData.hasOpenSSL, "needs the openssl CLI"))
+struct OpenSSLAgreementTests {
     struct OpenSSLRecord {
         var subject: String?
         var issuer: String?
@@ -198,39 +199,35 @@ final class OpenSSLAgreementTests: XCTestCase {
         return tally
     }
 
-    override func setUpWithError() throws {
-        guard X509TestData.hasOpenSSL else { throw XCTSkip("openssl CLI not installed") }
-    }
-
-    func testCABundleAgreesWithOpenSSL() throws {
+    @Test func caBundleAgreesWithOpenSSL() throws {
         let certs = try X509TestData.caBundleCertificates().map { (pem: $0.pem, id: "ca-bundle") }
         let tally = try compare(certs, label: "ca-certificates.crt")
-        XCTAssertEqual(tally.compared, certs.count)
-        XCTAssertEqual(tally.agreements, certs.count, tally.disagreements.joined(separator: "\n"))
+        #expect(tally.compared == certs.count)
+        #expect(tally.agreements == certs.count, "\(tally.disagreements.joined(separator: "\n"))")
     }
 
-    func testLimboAgreesWithOpenSSL() throws {
+    @Test func limboAgreesWithOpenSSL() throws {
         let certs = try X509TestData.limboCertificates("limbo-public.json")
         let tally = try compare(certs, label: "limbo-public.json")
-        XCTAssertEqual(tally.disagreements, [])
+        #expect(tally.disagreements == [])
         // Deliberately malformed certificates we reject although OpenSSL loads them (category: duplicate extensions,
         // RFC 5280 §4.2 — OpenSSL parses them and only fails verification).
-        XCTAssertEqual(tally.weRejectOnly, ["rfc5280::duplicate-extensions"])
-        XCTAssertEqual(tally.agreements + tally.bothRejected + tally.weRejectOnly.count, certs.count)
+        #expect(tally.weRejectOnly == ["rfc5280::duplicate-extensions"])
+        #expect(tally.agreements + tally.bothRejected + tally.weRejectOnly.count == certs.count)
     }
 
-    func testBetterTLSAgreesWithOpenSSL() throws {
+    @Test func betterTLSAgreesWithOpenSSL() throws {
         let certs = try X509TestData.limboCertificates("bettertls-public.json")
         let tally = try compare(certs, label: "bettertls-public.json")
-        XCTAssertEqual(tally.disagreements, [])
-        XCTAssertEqual(tally.weRejectOnly, [])
-        XCTAssertEqual(tally.agreements, certs.count)
+        #expect(tally.disagreements == [])
+        #expect(tally.weRejectOnly == [])
+        #expect(tally.agreements == certs.count)
     }
 
     /// `-nameopt RFC2253` per certificate (one shell loop): checks attribute order, multi-valued RDNs, escaping and
     /// string decoding (BMPString, T61String, UTF8String) of every CA bundle name, and our RFC 4514 string where the
     /// attribute types are the RFC 4514 ones.
-    func testCABundleRFC2253NamesAgree() throws {
+    @Test func caBundleRFC2253NamesAgree() throws {
         let certs = try X509TestData.caBundleCertificates()
         let directory = try X509TestData.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -244,15 +241,15 @@ final class OpenSSLAgreementTests: XCTestCase {
                 + "RFC2253 || echo 'subject=ERR'; done"
         )
         let lines = output.split(separator: "\n").map(String.init)
-        XCTAssertEqual(lines.count, 2 * certs.count)
+        #expect(lines.count == 2 * certs.count)
         var agreements = 0
         var rfc4514Checked = 0
         for (index, item) in certs.enumerated() where 2 * index + 1 < lines.count {
             let cert = try Certificate(derEncoded: item.der)
             let subject = String(lines[2 * index].dropFirst("subject=".count))
             let issuer = String(lines[2 * index + 1].dropFirst("issuer=".count))
-            XCTAssertEqual(OpenSSLFormat.rfc2253(cert.subject), subject)
-            XCTAssertEqual(OpenSSLFormat.rfc2253(cert.issuer), issuer)
+            #expect(OpenSSLFormat.rfc2253(cert.subject) == subject)
+            #expect(OpenSSLFormat.rfc2253(cert.issuer) == issuer)
             if OpenSSLFormat.rfc2253(cert.subject) == subject && OpenSSLFormat.rfc2253(cert.issuer) == issuer {
                 agreements += 1
             }
@@ -261,7 +258,7 @@ final class OpenSSLAgreementTests: XCTestCase {
                     && ($0.stringValue ?? "\u{80}").unicodeScalars.allSatisfy { $0.isASCII }
             }
             if simple {
-                XCTAssertEqual(cert.subject.rfc4514String, subject)
+                #expect(cert.subject.rfc4514String == subject)
                 rfc4514Checked += 1
             }
         }
@@ -269,6 +266,6 @@ final class OpenSSLAgreementTests: XCTestCase {
             "OPENSSL-RFC2253 ca-certificates.crt: \(certs.count) certs, \(agreements) agree; RFC 4514 strings "
                 + "checked: \(rfc4514Checked)"
         )
-        XCTAssertEqual(agreements, certs.count)
+        #expect(agreements == certs.count)
     }
 }

@@ -1,26 +1,26 @@
 import Foundation
 import OSecASN1
 import OSecCrypto
-import XCTest
+import Testing
 
 @testable import OSecX509
 
 /// CSRs and certificates we make are accepted by the `openssl` CLI, and CSRs/certificates it makes are read here.
-final class OpenSSLInteropTests: XCTestCase {
-    var directory: URL!
+@Suite(.enabled(if: X509TestData.hasOpenSSL, "needs the openssl CLI"))
+final class OpenSSLInteropTests {
+    let directory: URL
 
-    override func setUpWithError() throws {
-        guard X509TestData.hasOpenSSL else { throw XCTSkip("openssl CLI not installed") }
+    init() throws {
         directory = try X509TestData.temporaryDirectory()
     }
 
-    override func tearDown() {
-        if let directory { try? FileManager.default.removeItem(at: directory) }
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
     }
 
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
-    func testOurCSRsVerifyInOpenSSLAndGetSignedByIt() throws {
+    @Test func ourCSRsVerifyInOpenSSLAndGetSignedByIt() throws {
         let keys: [(String, AsymmetricKey)] = [
             ("rsa", X509TestPKI.rsaKey), ("p256", X509TestPKI.p256Key), ("p384", X509TestPKI.p384Key),
             ("p521", X509TestPKI.p521Key),
@@ -40,29 +40,29 @@ final class OpenSSLInteropTests: XCTestCase {
                         value: try ExtendedKeyUsage([X509OID.clientAuth]).encodedValue())
                 ],
                 privateKey: key)
-            XCTAssertTrue(csr.isSignatureValid)
+            #expect(csr.isSignatureValid)
             try X509TestPKI.write(csr.pemString, to: directory.appendingPathComponent("\(label).csr"))
             let verify = try X509TestData.shell(
                 "cd '\(directory.path)' && openssl req -in \(label).csr -verify -noout 2>&1; echo rc=$?")
-            XCTAssertTrue(verify.output.contains("rc=0"), "\(label): \(verify.output)")
+            #expect(verify.output.contains("rc=0"), "\(label): \(verify.output)")
             let text = try X509TestData.shell("openssl req -in '\(path("\(label).csr"))' -noout -text").output
-            XCTAssertTrue(text.contains("DNS:csr-\(label).example.com, IP Address:2001:DB8:0:0:0:0:0:1"), text)
-            XCTAssertTrue(text.contains("TLS Web Client Authentication"), text)
+            #expect(text.contains("DNS:csr-\(label).example.com, IP Address:2001:DB8:0:0:0:0:0:1"), "\(text)")
+            #expect(text.contains("TLS Web Client Authentication"), "\(text)")
             let signed = try X509TestData.shell(
                 "cd '\(directory.path)' && openssl x509 -req -in \(label).csr -CA ca.pem -CAkey ca.key "
                     + "-CAcreateserial -days 10 -copy_extensions copy -out \(label).pem 2>/dev/null; echo rc=$?"
             )
-            XCTAssertTrue(signed.output.contains("rc=0"), "\(label): \(signed.output)")
+            #expect(signed.output.contains("rc=0"), "\(label): \(signed.output)")
             let issued = try Certificate(pemEncoded: String(contentsOfFile: path("\(label).pem"), encoding: .utf8))
             let ca = try Certificate(pemEncoded: String(contentsOfFile: path("ca.pem"), encoding: .utf8))
-            XCTAssertTrue(issued.isSigned(by: ca))
-            XCTAssertEqual(issued.subject, csr.subject)
-            XCTAssertEqual(issued.publicKeyInfo, csr.publicKeyInfo)
-            XCTAssertEqual(try issued.extensions.subjectAlternativeNames?.first, .dnsName("csr-\(label).example.com"))
+            #expect(issued.isSigned(by: ca))
+            #expect(issued.subject == csr.subject)
+            #expect(issued.publicKeyInfo == csr.publicKeyInfo)
+            #expect(try issued.extensions.subjectAlternativeNames?.first == .dnsName("csr-\(label).example.com"))
         }
     }
 
-    func testOurCertificatesPassOpenSSLVerify() throws {
+    @Test func ourCertificatesPassOpenSSLVerify() throws {
         for (label, caKey, leafKey) in [
             ("ec", X509TestPKI.p384Key, X509TestPKI.p256Key), ("rsa", X509TestPKI.rsaKey, X509TestPKI.p521Key),
         ] {
@@ -85,13 +85,13 @@ final class OpenSSLInteropTests: XCTestCase {
                 "cd '\(directory.path)' && openssl verify -attime 1750000000 -x509_strict -CAfile root-\(label).pem "
                     + "-untrusted int-\(label).pem -verify_hostname www.example.com leaf-\(label).pem 2>&1"
             )
-            XCTAssertEqual(
-                result.output.trimmingCharacters(in: .whitespacesAndNewlines), "leaf-\(label).pem: OK", label)
+            #expect(
+                result.output.trimmingCharacters(in: .whitespacesAndNewlines) == "leaf-\(label).pem: OK", "\(label)")
             let rootOnly = try X509TestData.shell(
                 "cd '\(directory.path)' && openssl verify -attime 1750000000 -x509_strict -CAfile root-\(label).pem "
                     + "root-\(label).pem 2>&1"
             )
-            XCTAssertTrue(rootOnly.output.contains("OK"), rootOnly.output)
+            #expect(rootOnly.output.contains("OK"), "\(rootOnly.output)")
             // A leaf outside the name constraints must be rejected by OpenSSL too (sanity check of our encoding).
             let outside = try X509TestPKI.leaf(
                 key: leafKey, issuer: intermediate, issuerKey: X509TestPKI.p256Key, cn: "www.example.org")
@@ -100,11 +100,11 @@ final class OpenSSLInteropTests: XCTestCase {
                 "cd '\(directory.path)' && openssl verify -attime 1750000000 -CAfile root-\(label).pem -untrusted "
                     + "int-\(label).pem outside-\(label).pem 2>&1"
             )
-            XCTAssertTrue(rejected.output.contains("permitted subtree violation"), rejected.output)
+            #expect(rejected.output.contains("permitted subtree violation"), "\(rejected.output)")
         }
     }
 
-    func testOpenSSLMadeCSRsParseAndVerify() throws {
+    @Test func openSSLMadeCSRsParseAndVerify() throws {
         let specs = [
             "-newkey rsa:2048", "-newkey ec -pkeyopt ec_paramgen_curve:P-256",
             "-newkey ec -pkeyopt ec_paramgen_curve:P-384",
@@ -119,27 +119,26 @@ final class OpenSSLInteropTests: XCTestCase {
                     + "email:a@example.com,URI:https://example.com/'"
                     + " -addext 'keyUsage=critical,digitalSignature' 2>&1; echo rc=$?"
             )
-            XCTAssertTrue(result.output.contains("rc=0"), result.output)
+            #expect(result.output.contains("rc=0"), "\(result.output)")
             let pem = try String(contentsOfFile: path("r\(index).csr"), encoding: .utf8)
             let csr = try CertificationRequestParsing.parse(pem)
-            XCTAssertTrue(csr.isSignatureValid, spec)
-            XCTAssertEqual(csr.subject.rfc4514String, "CN=req\(index).example.com,O=Test+OU=Multi,C=DE")
+            #expect(csr.isSignatureValid, "\(spec)")
+            #expect(csr.subject.rfc4514String == "CN=req\(index).example.com,O=Test+OU=Multi,C=DE")
             let extensions = try csr.requestedExtensions
-            XCTAssertEqual(
-                try extensions.subjectAlternativeNames,
-                [
+            #expect(
+                try extensions.subjectAlternativeNames == [
                     .dnsName("req\(index).example.com"), .ipAddress([10, 0, 0, 1]), .rfc822Name("a@example.com"),
                     .uniformResourceIdentifier("https://example.com/"),
                 ])
-            XCTAssertEqual(try extensions.keyUsage, .digitalSignature)
+            #expect(try extensions.keyUsage == .digitalSignature)
             // Corrupting the signed info must break verification.
             var der = csr.derBytes
             if let index = der.lastIndex(of: UInt8(ascii: "q")) { der[index] = UInt8(ascii: "Q") }
-            XCTAssertFalse(try CertificateSigningRequest(derEncoded: der).isSignatureValid)
+            #expect(!(try CertificateSigningRequest(derEncoded: der).isSignatureValid))
         }
     }
 
-    func testOpenSSLMadePSSAndSHA1CertificatesVerify() throws {
+    @Test func openSSLMadePSSAndSHA1CertificatesVerify() throws {
         let specs = [
             "-newkey rsa:2048 -sigopt rsa_padding_mode:pss -sigopt rsa_pss_saltlen:32 -sha256",
             "-newkey rsa:2048 -sha1", "-newkey rsa:2048 -sha224",
@@ -150,25 +149,25 @@ final class OpenSSLInteropTests: XCTestCase {
                 "cd '\(directory.path)' && openssl req -x509 \(spec) -nodes -keyout k\(index).pem -out "
                     + "c\(index).pem -subj '/CN=self\(index)' -days 5 2>&1; echo rc=$?"
             )
-            XCTAssertTrue(result.output.contains("rc=0"), result.output)
+            #expect(result.output.contains("rc=0"), "\(result.output)")
             let cert = try Certificate(pemEncoded: String(contentsOfFile: path("c\(index).pem"), encoding: .utf8))
-            XCTAssertNoThrow(try cert.signatureAlgorithm.kind, spec)
-            XCTAssertTrue(cert.isSigned(by: cert), spec)
+            #expect(throws: Never.self, "\(spec)") { try cert.signatureAlgorithm.kind }
+            #expect(cert.isSigned(by: cert), "\(spec)")
         }
         // Ed25519 (RFC 8410): parsed, re-encoded byte for byte, and its signature verifies; one flipped bit breaks it.
         let ed = try X509TestData.shell(
             "cd '\(directory.path)' && openssl req -x509 -newkey ed25519 -nodes -keyout ed.pem -out ed.crt -subj "
                 + "'/CN=ed' -days 5 2>&1; echo rc=$?"
         )
-        XCTAssertTrue(ed.output.contains("rc=0"))
+        #expect(ed.output.contains("rc=0"))
         let edCert = try Certificate(pemEncoded: String(contentsOfFile: path("ed.crt"), encoding: .utf8))
-        XCTAssertEqual(edCert.publicKeyInfo.kind, .ed25519)
-        XCTAssertEqual(try edCert.signatureAlgorithm.kind, .ed25519)
-        XCTAssertEqual(try edCert.reencoded(), edCert.derBytes)
-        XCTAssertTrue(edCert.isSigned(by: edCert))
+        #expect(edCert.publicKeyInfo.kind == .ed25519)
+        #expect(try edCert.signatureAlgorithm.kind == .ed25519)
+        #expect(try edCert.reencoded() == edCert.derBytes)
+        #expect(edCert.isSigned(by: edCert))
         var tampered = edCert.derBytes
         tampered[tampered.count - 1] ^= 0x01
-        XCTAssertFalse(try Certificate(derEncoded: tampered).isSigned(by: edCert))
+        #expect(!(try Certificate(derEncoded: tampered).isSigned(by: edCert)))
     }
 }
 

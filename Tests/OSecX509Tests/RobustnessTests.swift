@@ -1,11 +1,11 @@
 import Foundation
-import XCTest
+import Testing
 
 @testable import OSecX509
 
 /// Drip-feed and single-byte corruption of sample certificates and CSRs: every input gives a value or an error,
 /// never a crash; every strict prefix is rejected.
-final class RobustnessTests: XCTestCase {
+@Suite struct RobustnessTests {
     static func samples() throws -> [[UInt8]] {
         let bundle = try X509TestData.caBundleCertificates()
         var result = [bundle[0].der, bundle[bundle.count / 2].der]
@@ -49,19 +49,21 @@ final class RobustnessTests: XCTestCase {
         _ = try? e.authorityInformationAccess
     }
 
-    func testEveryPrefixOfACertificateIsRejected() throws {
+    @Test func everyPrefixOfACertificateIsRejected() throws {
         var rejected = 0
         for der in try RobustnessTests.samples() {
             for length in 0..<der.count {
-                XCTAssertThrowsError(try Certificate(derEncoded: Array(der[..<length])), "prefix \(length)")
-                XCTAssertThrowsError(try Certificate(derEncodedPrefixOf: Array(der[..<length])))
+                #expect(throws: (any Error).self, "prefix \(length)") {
+                    try Certificate(derEncoded: Array(der[..<length]))
+                }
+                #expect(throws: (any Error).self) { try Certificate(derEncodedPrefixOf: Array(der[..<length])) }
                 rejected += 1
             }
         }
-        XCTAssertGreaterThan(rejected, 2000)
+        #expect(rejected > 2000)
     }
 
-    func testSingleByteCorruptionNeverCrashes() throws {
+    @Test func singleByteCorruptionNeverCrashes() throws {
         var parsed = 0
         var rejected = 0
         for der in try RobustnessTests.samples() {
@@ -72,7 +74,7 @@ final class RobustnessTests: XCTestCase {
                     if let cert = try? Certificate(derEncoded: corrupted) {
                         parsed += 1
                         RobustnessTests.exercise(cert)
-                        XCTAssertEqual(try cert.reencoded(), corrupted)
+                        #expect(try cert.reencoded() == corrupted)
                     } else {
                         rejected += 1
                     }
@@ -80,14 +82,14 @@ final class RobustnessTests: XCTestCase {
                 }
             }
         }
-        XCTAssertGreaterThan(parsed, 0)
-        XCTAssertGreaterThan(rejected, 0)
+        #expect(parsed > 0)
+        #expect(rejected > 0)
     }
 
-    func testCSRPrefixesAndCorruption() throws {
+    @Test func csrPrefixesAndCorruption() throws {
         for der in [try RobustnessTests.csrSample()] {
             for length in 0..<der.count {
-                XCTAssertThrowsError(try CertificateSigningRequest(derEncoded: Array(der[..<length])))
+                #expect(throws: (any Error).self) { try CertificateSigningRequest(derEncoded: Array(der[..<length])) }
             }
             var stillValid = 0
             for index in der.indices {
@@ -101,11 +103,11 @@ final class RobustnessTests: XCTestCase {
                 }
             }
             // Only flips inside the (unsigned) signature's DER-integer leading bits could leave it valid; none should.
-            XCTAssertEqual(stillValid, 0)
+            #expect(stillValid == 0)
         }
     }
 
-    func testPEMGarbageNeverCrashes() throws {
+    @Test func pemGarbageNeverCrashes() throws {
         let pem = try X509TestPKI.root(key: X509TestPKI.p256Key).pemString
         let bytes = Array(pem.utf8)
         for index in stride(from: 0, to: bytes.count, by: 3) {

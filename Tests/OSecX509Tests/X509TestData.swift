@@ -1,6 +1,6 @@
 import Foundation
 import OSecTestSupport
-import XCTest
+import Testing
 
 /// Reads the carried limbo corpora and runs the `openssl` CLI for interop tests.
 enum X509TestData {
@@ -43,7 +43,7 @@ enum X509TestData {
         let data = try Data(contentsOf: url)
         guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
             let cases = root["testcases"] as? [[String: Any]]
-        else { throw XCTSkip("bad limbo file") }
+        else { throw LimboFileError(file: file) }
         var seen = Set<String>()
         var result: [(String, String)] = []
         for testcase in cases {
@@ -85,4 +85,10 @@ enum X509TestData {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
+}
+
+/// A limbo JSON file without the expected `testcases` array.
+struct LimboFileError: Error, CustomStringConvertible {
+    let file: String
+    var description: String { "\(file) is not an x509-limbo suite" }
 }

@@ -97,6 +97,30 @@ import Testing
             certificates([kSecMatchTrustedOnly as String: true]) == .failure(OSStatusError(status: errSecItemNotFound)))
     }
 
+    /// macOS accepts the filters in SecItemUpdate and SecItemDelete: only what SecItemCopyMatching would find
+    /// changes (never every certificate of the class).
+    @Test func updateAndDeleteChangeOnlyTheFilteredCertificates() throws {
+        let standaloneName = try #require(SecCertificateCopyNormalizedSubjectSequence(standalone))
+        let onlyStandalone: [String: Any] = [
+            kSecClass as String: kSecClassCertificate, kSecMatchIssuers as String: [standaloneName],
+        ]
+        #expect(SecItemUpdate(kc.q(onlyStandalone), [kSecAttrLabel as String: "relabelled"] as CFDictionary) == 0)
+        var result: CFTypeRef?
+        let labelled: [String: Any] = [
+            kSecClass as String: kSecClassCertificate, kSecAttrLabel as String: "relabelled",
+            kSecReturnRef as String: true, kSecMatchLimit as String: kSecMatchLimitAll,
+        ]
+        #expect(SecItemCopyMatching(kc.q(labelled), &result) == errSecSuccess)
+        #expect((result as? [SecCertificate]) == [standalone])
+        #expect(
+            SecItemDelete(kc.q([kSecClass as String: kSecClassCertificate, kSecMatchTrustedOnly as String: true]))
+                == errSecItemNotFound, "no certificate passes the filter, so none is deleted")
+        #expect(try certificates([:]).get().count == 3)
+        #expect(SecItemDelete(kc.q(onlyStandalone)) == errSecSuccess)
+        let left = try certificates([:]).get()
+        #expect(left.count == 2 && !left.contains(standalone))
+    }
+
     @Test func emailAddressIfPresent() throws {
         // Certificates without addresses pass; the standalone one must carry the address (domain case-insensitive).
         let alice = try certificates([kSecMatchEmailAddressIfPresent as String: "Alice@example.com"]).get()
@@ -153,10 +177,10 @@ import Testing
                 == errSecUnimplemented)
         #expect(
             SecItemUpdate(
-                kc.q([kSecClass as String: kSecClassCertificate, kSecMatchTrustedOnly as String: true]),
+                kc.q([kSecClass as String: kSecClassCertificate, kSecMatchValidOnDate as String: 5]),
                 [kSecAttrLabel as String: "x"] as CFDictionary) == errSecParam)
         #expect(
-            SecItemDelete(kc.q([kSecClass as String: kSecClassCertificate, kSecMatchTrustedOnly as String: true]))
+            SecItemDelete(kc.q([kSecClass as String: kSecClassCertificate, kSecMatchIssuers as String: "CN=x"]))
                 == errSecParam)
     }
 }

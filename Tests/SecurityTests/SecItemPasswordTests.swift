@@ -179,12 +179,11 @@ import Testing
             SecItemCopyMatching(kc.q([kSecClass as String: kSecClassGenericPassword, "zzzz_bogus": 1]), &result)
                 == errSecParam)
         #expect(
-            SecItemDelete(
-                kc.q([kSecClass as String: kSecClassGenericPassword, kSecMatchLimit as String: kSecMatchLimitAll]))
-                == errSecParam, "iOS rejects match keys in delete")
+            SecItemDelete(kc.q([kSecClass as String: kSecClassGenericPassword, kSecMatchLimit as String: "lots"]))
+                == errSecParam, "match keys in delete are validated before they are stripped")
         #expect(
             SecItemUpdate(
-                kc.q([kSecClass as String: kSecClassGenericPassword, kSecReturnData as String: true]),
+                kc.q([kSecClass as String: kSecClassGenericPassword, kSecReturnData as String: "yes"]),
                 [kSecAttrLabel as String: "x"] as CFDictionary) == errSecParam)
         #expect(
             SecItemCopyMatching(
@@ -239,11 +238,50 @@ import Testing
         #expect(SecItemCopyMatching(kc.q(any), &result) == errSecSuccess)
     }
 
-    @Test func accessGroupsSeparate() throws {
-        let groups = SecKeychainConfiguration.accessGroups
-        #expect(
-            add("g", "group-svc", "x", extra: [kSecAttrAccessGroup as String: "not-mine"]) == errSecMissingEntitlement)
-        #expect(add("g", "group-svc", "x", extra: [kSecAttrAccessGroup as String: groups[0]]) == errSecSuccess)
+    /// A configured list of groups is the process's entitlement: other groups give errSecMissingEntitlement.
+    @Test func configuredAccessGroupsExcludeOthers() throws {
+        try SecKeychainConfiguration.withAccessGroups(["team.one", "team.two"]) {
+            #expect(
+                add("g", "group-svc", "x", extra: [kSecAttrAccessGroup as String: "not-mine"])
+                    == errSecMissingEntitlement)
+            #expect(add("g", "group-svc", "x", extra: [kSecAttrAccessGroup as String: "team.two"]) == errSecSuccess)
+            #expect(add("h", "group-svc", "x") == errSecSuccess)
+            var result: CFTypeRef?
+            let find: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "group-svc",
+                kSecReturnAttributes as String: true, kSecMatchLimit as String: kSecMatchLimitAll,
+            ]
+            #expect(SecItemCopyMatching(kc.q(find), &result) == errSecSuccess)
+            let groups = try #require(result as? [[String: Any]]).compactMap { $0["agrp"] as? String }
+            #expect(Set(groups) == ["team.one", "team.two"], "new items go to the first configured group")
+            var other = find
+            other[kSecAttrAccessGroup as String] = "not-mine"
+            #expect(SecItemCopyMatching(kc.q(other), &result) == errSecMissingEntitlement)
+        }
+    }
+
+    /// Without configured groups a process may use any group (Linux has no entitlements); groups still separate.
+    @Test func unconfiguredProcessesMayUseAnyAccessGroup() {
+        SecKeychainConfiguration.withAccessGroups(nil) {
+            #expect(
+                add("g", "any-group", "a", extra: [kSecAttrAccessGroup as String: "com.example.a"]) == errSecSuccess)
+            #expect(
+                add("g", "any-group", "b", extra: [kSecAttrAccessGroup as String: "com.example.b"]) == errSecSuccess)
+            #expect(add("g", "any-group", "default") == errSecSuccess)
+            var result: CFTypeRef?
+            var find: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "any-group",
+                kSecReturnData as String: true, kSecMatchLimit as String: kSecMatchLimitAll,
+            ]
+            #expect(SecItemCopyMatching(kc.q(find), &result) == errSecSuccess)
+            #expect((result as? [Data])?.count == 3, "a query without a group searches every group")
+            find[kSecAttrAccessGroup as String] = "com.example.b"
+            #expect(SecItemCopyMatching(kc.q(find), &result) == errSecSuccess)
+            #expect(result as? [Data] == [Data("b".utf8)])
+            find[kSecAttrAccessGroup as String] = SecKeychainConfiguration.defaultAccessGroup
+            #expect(SecItemCopyMatching(kc.q(find), &result) == errSecSuccess)
+            #expect(result as? [Data] == [Data("default".utf8)])
+        }
     }
 
     // MARK: The one-pass query reader and the data-only lookup path
@@ -328,19 +366,31 @@ import Testing
         #expect(result as? Data == secret)
     }
 
-    @Test func returnAndMatchKeysAreRefusedWhereApplesAreEvenWhenFalse() {
-        #expect(add("v", "validate", "x") == errSecSuccess)
+    /// macOS strips kSecReturn… and kSecMatch… keys from update and delete queries (iOS refuses them); code written
+    /// for macOS passes them (`kSecMatchLimitAll` to delete every match), so they are accepted.
+    @Test func returnAndMatchKeysAreStrippedFromUpdateAndDeleteAsOnMacOS() throws {
+        for account in ["v1", "v2", "v3"] { #expect(add(account, "validate", "x") == errSecSuccess) }
         let match: [String: Any] = [
             kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "validate",
         ]
-        var withFalseReturn = match
-        withFalseReturn[kSecReturnAttributes as String] = false
-        #expect(SecItemUpdate(kc.q(withFalseReturn), [kSecAttrLabel as String: "l"] as CFDictionary) == errSecParam)
-        var withMatchOption = match
-        withMatchOption[kSecMatchCaseInsensitive as String] = false
-        #expect(SecItemDelete(kc.q(withMatchOption)) == errSecParam)
-        #expect(SecItemUpdate(kc.q(match), [kSecAttrLabel as String: "l"] as CFDictionary) == errSecSuccess)
-        #expect(SecItemDelete(kc.q(match)) == errSecSuccess)
+        var withReturns = match
+        withReturns[kSecReturnAttributes as String] = true
+        withReturns[kSecReturnData as String] = false
+        withReturns[kSecMatchLimit as String] = kSecMatchLimitOne
+        #expect(SecItemUpdate(kc.q(withReturns), [kSecAttrLabel as String: "l"] as CFDictionary) == errSecSuccess)
+        var check = match
+        check[kSecReturnAttributes as String] = true
+        check[kSecMatchLimit as String] = kSecMatchLimitAll
+        var result: CFTypeRef?
+        #expect(SecItemCopyMatching(kc.q(check), &result) == errSecSuccess)
+        let updated = try #require(result as? [[String: Any]])
+        #expect(updated.count == 3 && updated.allSatisfy { $0["labl"] as? String == "l" }, "every match changes")
+        var withMatchOptions = match
+        withMatchOptions[kSecMatchCaseInsensitive as String] = false
+        withMatchOptions[kSecMatchLimit as String] = kSecMatchLimitAll
+        withMatchOptions[kSecReturnRef as String] = true
+        #expect(SecItemDelete(kc.q(withMatchOptions)) == errSecSuccess)
+        #expect(SecItemCopyMatching(kc.q(check), &result) == errSecItemNotFound, "every match is deleted")
     }
 
     @Test func lastErrorMessageIsPerThreadAndClearedBySuccess() throws {

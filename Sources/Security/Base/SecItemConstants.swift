@@ -69,6 +69,8 @@ nonisolated(unsafe) public let kSecAttrCanUnwrap: CFString = "unwp"
 nonisolated(unsafe) public let kSecAttrSyncViewHint: CFString = "vwht"
 nonisolated(unsafe) public let kSecAttrTokenID: CFString = "tkid"
 nonisolated(unsafe) public let kSecAttrPersistentReference: CFString = "persistref"
+/// Apple's misspelled first name of `kSecAttrPersistentReference` (still in the headers).
+nonisolated(unsafe) public let kSecAttrPersistantReference: CFString = "persistref"
 nonisolated(unsafe) public let kSecAttrPRF: CFString = "prf"
 nonisolated(unsafe) public let kSecAttrSalt: CFString = "salt"
 nonisolated(unsafe) public let kSecAttrRounds: CFString = "rounds"
@@ -190,6 +192,9 @@ nonisolated(unsafe) public let kSecValuePersistentRef: CFString = "v_PersistentR
 // MARK: Other keys
 nonisolated(unsafe) public let kSecUseItemList: CFString = "u_ItemList"
 nonisolated(unsafe) public let kSecUseKeychain: CFString = "u_Keychain"
+/// macOS's older key for the keychains to search (a SecKeychain or an array of them), private in current SDKs;
+/// accepted like `kSecMatchSearchList`.
+nonisolated(unsafe) public let kSecUseKeychainList: CFString = "u_KeychainList"
 nonisolated(unsafe) public let kSecUseDataProtectionKeychain: CFString = "nleg"
 nonisolated(unsafe) public let kSecUseOperationPrompt: CFString = "u_OpPrompt"
 nonisolated(unsafe) public let kSecUseNoAuthenticationUI: CFString = "u_NoAuthUI"

@@ -43,6 +43,26 @@ public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
 
 /// The operations behind the four functions.
 enum SecItemOperations {
+    /// Update and delete with certificate filters (kSecMatchIssuers, kSecMatchPolicy, …, which macOS accepts
+    /// there): the items `SecItemCopyMatching` would find, by persistent reference, so only those change.
+    static func narrowedByCertificateFilter(_ query: SecItemQuery) throws -> SecItemQuery {
+        guard query.certificateFilter != nil else { return query }
+        var find = query
+        find.returnData = false
+        find.returnAttributes = false
+        find.returnRef = false
+        find.returnPersistentRef = true
+        find.matchLimit = .all
+        guard let refs = try copyMatching(find) as? NSArray else {
+            throw SecError(errSecInternal, "the filtered items could not be listed")
+        }
+        var narrowed = query
+        narrowed.certificateFilter = nil
+        narrowed.valuePersistentRef = nil
+        narrowed.matchItemList = refs.map { $0 as AnyObject }
+        return narrowed
+    }
+
     static func add(_ query: SecItemQuery) throws -> AnyObject? {
         if query.itemClass == .identity { return try SecItemIdentities.add(query) }
         let keychain = try SecItemStore.keychains(for: query)[0]
@@ -112,6 +132,7 @@ enum SecItemOperations {
     }
 
     static func update(_ query: SecItemQuery, _ attributesToUpdate: AttributeDictionary) throws {
+        let query = try narrowedByCertificateFilter(query)
         let (updates, hasNonStringKeys) = attributesToUpdate.entries()
         guard !hasNonStringKeys else { throw SecError.param("attribute keys must be strings") }
         var changes = ItemChanges()
@@ -121,6 +142,15 @@ enum SecItemOperations {
                     throw SecError.param("kSecValueData must be data")
                 }
                 changes.secret = data
+                continue
+            }
+            if key == QueryKeys.accessControl {
+                guard let control = value as? SecAccessControl else {
+                    throw SecError.param("kSecAttrAccessControl must be a SecAccessControl")
+                }
+                changes.accessibility = try SecItemStore.accessibility(
+                    for: .string(control.protection), itemClass: query.itemClass.storeClass ?? .key)
+                changes.attributes["accc"] = .data(control.storedForm)
                 continue
             }
             guard key.utf8.count == 4, let kind = SecItemSchema.kind(of: key, in: query.itemClass) else {
@@ -156,6 +186,7 @@ enum SecItemOperations {
     }
 
     static func delete(_ query: SecItemQuery) throws {
+        let query = try narrowedByCertificateFilter(query)
         guard let storeClass = query.itemClass.storeClass else { return try SecItemIdentities.delete(query) }
         var total = 0
         for keychain in try SecItemStore.keychains(for: query) {

@@ -76,7 +76,7 @@ struct SecItemCertificateFilter {
         var result: [SecCertificate] = []
         for keychain in keychains {
             let store = try keychain.store()
-            var query = ItemQuery(itemClass: .certificate, accessGroups: SecKeychainConfiguration.accessGroups)
+            var query = ItemQuery(itemClass: .certificate, accessGroups: SecItemStore.searchedGroups)
             query.includesAttributes = false
             for item in try mapStoreError({ try store.find(query) }) {
                 if let certificate = try? SecItemStore.found(item, in: keychain, itemClass: .certificate).ref()

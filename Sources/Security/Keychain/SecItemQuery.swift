@@ -30,6 +30,10 @@ struct SecItemQuery {
     var caseInsensitive = false
     /// kSecMatchIssuers / Policy / ValidOnDate / TrustedOnly / EmailAddressIfPresent (certificates and identities).
     var certificateFilter: SecItemCertificateFilter?
+    /// `kSecAttrAccessControl`: its protection class becomes the item's `pdmn`, and it is stored with the item.
+    var accessControl: SecAccessControl?
+    /// Set when `kSecAttrAccess` (macOS's legacy SecAccess) was given; it excludes kSecAttrAccessControl.
+    private var sawLegacyAccess = false
     /// The raw dictionary, for options handled by callers (e.g. kSecPrivateKeyAttrs on key generation).
     var raw: AttributeDictionary
     /// Set when `attributes` holds one of the engine fields (agrp, pdmn, sync, cdat, mdat); lets the engine
@@ -37,9 +41,7 @@ struct SecItemQuery {
     /// (derived queries take subsets of the parsed attributes, so the parsed flag stays correct).
     var hasEngineFieldAttributes = false
     /// Keys seen that some operations refuse (checked in `validate`).
-    private var sawReturnKey = false
     private var sawUseItemList = false
-    private var sawDeleteForbiddenMatchKey = false
 
     var returnCount: Int {
         (returnData ? 1 : 0) + (returnAttributes ? 1 : 0) + (returnRef ? 1 : 0) + (returnPersistentRef ? 1 : 0)
@@ -82,7 +84,8 @@ struct SecItemQuery {
             itemClass = c
         } else if let ref = persistentRef, let c = SecPersistentRef.itemClass(of: ref) {
             itemClass = c
-        } else if let ref = valueRefValue as AnyObject?, let c = SecItemQuery.itemClass(ofRef: ref), operation == .add {
+        } else if let ref = valueRefValue as AnyObject?, let c = SecItemQuery.itemClass(ofRef: ref) {
+            // Apple expands kSecValueRef into the ref's attributes, class included, before any operation.
             itemClass = c
         } else {
             throw SecError.param("the query has no kSecClass")
@@ -117,8 +120,26 @@ struct SecItemQuery {
             attributes["sync"] = .integer(b ? 1 : 0)
             hasEngineFieldAttributes = true
             return
-        case QueryKeys.useDataProtectionKeychain, QueryKeys.accessControl, QueryKeys.access:
-            // Accepted for source compatibility: there is one keychain kind and no biometric access control here.
+        case QueryKeys.accessControl:
+            guard let control = value as? SecAccessControl else {
+                throw SecError.param("kSecAttrAccessControl must be a SecAccessControl")
+            }
+            accessControl = control
+            return
+        case QueryKeys.access:
+            // macOS's legacy SecAccess (ACLs of the file keychain): accepted and not used; there is one keychain kind.
+            sawLegacyAccess = true
+            return
+        case QueryKeys.useDataProtectionKeychain:
+            // Accepted for source compatibility: there is one keychain kind.
+            return
+        case QueryKeys.useKeychainList:
+            // macOS's older name of kSecMatchSearchList: a keychain or an array of keychains.
+            guard let list = SecItemQuery.array(value) else {
+                keychains = [value as AnyObject]
+                return
+            }
+            keychains = list
             return
         case QueryKeys.persistentReference:
             throw SecError(
@@ -139,13 +160,12 @@ struct SecItemQuery {
         }
         switch key.utf8.first {
         case UInt8(ascii: "m"):
-            if key.hasPrefix("m_") && key != QueryKeys.matchSearchList && key != QueryKeys.matchItemList {
-                sawDeleteForbiddenMatchKey = true
-            }
             try applyMatch(key, value)
         case UInt8(ascii: "r"):
-            sawReturnKey = true
+            // macOS strips the return keys from SecItemUpdate and SecItemDelete queries (iOS refuses them);
+            // accepting what either accepts, they are validated and then have no effect there.
             try applyReturn(key, value)
+            if operation == .update || operation == .delete { clearReturnKeys() }
         case UInt8(ascii: "u"):
             if key == QueryKeys.useItemList { sawUseItemList = true }
             try applyUse(key, value)
@@ -203,6 +223,13 @@ struct SecItemQuery {
         }
     }
 
+    private mutating func clearReturnKeys() {
+        returnData = false
+        returnAttributes = false
+        returnRef = false
+        returnPersistentRef = false
+    }
+
     private mutating func applyReturn(_ key: String, _ value: Any) throws {
         let b: Bool
         if let n = value as? NSNumber {  // what bridged dictionaries hold; checked first (cheapest cast)
@@ -250,24 +277,15 @@ struct SecItemQuery {
         }
     }
 
-    private func validate(_ operation: Operation) throws {
+    private mutating func validate(_ operation: Operation) throws {
+        try applyAccessControl(operation)
         switch operation {
         case .update:
-            if returnCount > 0 || sawReturnKey {
-                throw SecError.param("SecItemUpdate: the query must not contain kSecReturn keys")
-            }
-            if certificateFilter != nil {
-                throw SecError.param(
-                    "SecItemUpdate: kSecMatchIssuers/Policy/ValidOnDate/TrustedOnly/EmailAddressIfPresent select "
-                        + "results of SecItemCopyMatching only"
-                )
-            }
             if sawUseItemList { throw SecError.param("SecItemUpdate: kSecUseItemList is not allowed") }
+            // macOS strips kSecMatchLimit from update and delete queries (iOS refuses it): every match changes.
+            matchLimit = .all
         case .delete:
-            if sawDeleteForbiddenMatchKey {
-                throw SecError.param(
-                    "SecItemDelete: match options (kSecMatch…) are not allowed; all matches are deleted")
-            }
+            matchLimit = .all
         case .add:
             if itemClass == .identity,
                 !(valueRef.map { SecItemRefClassifier.itemClass(ofRef: $0) == .identity } ?? false)
@@ -277,6 +295,24 @@ struct SecItemQuery {
         case .copyMatching:
             break
         }
+    }
+
+    /// Apple's rule for `kSecAttrAccessControl` (SecDbQuery.c): its protection class is the item's
+    /// `kSecAttrAccessible`; giving both is refused unless they agree and the access control adds no
+    /// constraint; kSecAttrAccess (macOS) excludes it. An added item stores it (`accc`).
+    private mutating func applyAccessControl(_ operation: Operation) throws {
+        guard let control = accessControl else { return }
+        if sawLegacyAccess {
+            throw SecError.param("conflicting kSecAttrAccess and kSecAttrAccessControl attributes")
+        }
+        if let given = attributes["pdmn"], given.stringValue != control.protection || !control.flags.isEmpty {
+            throw SecError.param(
+                "conflicting kSecAttrAccessible and kSecAttrAccessControl attributes (the access control's "
+                    + "protection \(control.protection) is the item's accessibility)")
+        }
+        attributes["pdmn"] = .string(control.protection)
+        hasEngineFieldAttributes = true
+        if operation == .add { attributes["accc"] = .data(control.storedForm) }
     }
 
     private static func array(_ value: Any) -> [AnyObject]? {
@@ -296,6 +332,7 @@ enum QueryKeys {
     static let synchronizableAny = kSecAttrSynchronizableAny as String
     static let useDataProtectionKeychain = kSecUseDataProtectionKeychain as String
     static let accessControl = kSecAttrAccessControl as String
+    static let useKeychainList = kSecUseKeychainList as String
     static let access = kSecAttrAccess as String
     static let persistentReference = kSecAttrPersistentReference as String
     static let matchSearchList = kSecMatchSearchList as String

@@ -8,6 +8,7 @@ enum SecItemRefs {
         if let key = object as? SecKey { return key.keychainReference }
         if let certificate = object as? SecCertificate { return certificate.keychainReference }
         if let identity = object as? SecIdentity { return identity.keychainReference }
+        if let item = object as? SecKeychainItem { return item.reference }
         return nil
     }
 
@@ -30,18 +31,16 @@ enum SecItemRefs {
 
     /// The ref object for a found item.
     static func ref(
-        for item: KeychainItem, itemClass: SecItemClass, data: Data, reference: SecItemReference
+        for item: KeychainItem, itemClass: SecItemClass, data: () throws -> Data, reference: SecItemReference
     ) throws -> AnyObject {
         switch itemClass {
         case .key:
-            return try SecItemKeys.key(from: item, secret: data, reference: reference)
+            return try SecItemKeys.key(from: item, secret: try data(), reference: reference)
         case .genericPassword, .internetPassword:
-            throw SecError.param(
-                "kSecReturnRef is not supported for password items (Apple's data-protection keychain has no ref for "
-                    + "them)"
-            )
+            // macOS's file keychain returns a SecKeychainItem; iOS has none and leaves the ref out.
+            return SecKeychainItem(reference: reference, itemClass: itemClass)
         case .certificate:
-            return try SecItemCertificates.certificate(fromStored: data, reference: reference)
+            return try SecItemCertificates.certificate(fromStored: try data(), reference: reference)
         case .identity:
             throw SecError(errSecInternal, "identity refs are built by the identity join")
         }

@@ -15,19 +15,29 @@ enum SecItemStore {
         return keychains
     }
 
-    /// The access group for a new item: the one asked for (if the process has it) or the process's first.
+    /// The access group for a new item (or a query naming one): the one asked for, or the process's first
+    /// (the shared default group when nothing restricts the process). With no restriction configured every
+    /// group is the process's, as Linux has no entitlements; a configured list that lacks the group gives
+    /// errSecMissingEntitlement, as a missing entitlement does on Apple platforms.
     static func accessGroup(for requested: AttributeValue?) throws -> String {
-        let groups = SecKeychainConfiguration.accessGroups
-        guard let requested else { return groups[0] }
-        guard let name = requested.stringValue, groups.contains(name) else {
+        let restricted = SecKeychainConfiguration.restrictedGroups
+        guard let requested else { return restricted?.first ?? SecKeychainConfiguration.defaultAccessGroup }
+        guard let name = requested.stringValue, !name.isEmpty else {
+            throw SecError.param("kSecAttrAccessGroup must be a non-empty string")
+        }
+        if let restricted, !restricted.contains(name) {
             throw SecError(
                 errSecMissingEntitlement,
-                "access group \(requested.stringValue ?? "?") is not one of this process's groups \(groups) (set "
+                "access group \(name) is not one of this process's groups \(restricted) (configured with "
+                    + "SecKeychainConfiguration.accessGroups or "
                     + "\(SecKeychainConfiguration.accessGroupsEnvironmentVariable))"
             )
         }
         return name
     }
+
+    /// The groups a query without `kSecAttrAccessGroup` searches: the configured ones, or every group (nil).
+    static var searchedGroups: [String]? { SecKeychainConfiguration.restrictedGroups }
 
     static func accessibility(for requested: AttributeValue?, itemClass: ItemClass) throws -> Accessibility {
         guard let requested else { return .default(for: itemClass) }
@@ -52,7 +62,7 @@ enum SecItemStore {
     ) throws -> ItemQuery {
         // agrp, pdmn and sync are engine fields: when the query has none, skip looking them up.
         let engineFields = query.hasEngineFieldAttributes
-        var groups = SecKeychainConfiguration.accessGroups
+        var groups = searchedGroups
         if engineFields, let requested = query.attributes["agrp"] {
             groups = [try accessGroup(for: requested)]
         }
@@ -123,6 +133,12 @@ enum SecItemStore {
         for entry in item.attributes { attributes[entry.key] = entry.value.foundationValue }
         attributes["agrp"] = item.accessGroup
         attributes["pdmn"] = item.accessibility.rawValue
+        // Apple returns every item's access control (synthesized from the protection class when none was given).
+        let stored = item.attributes["accc"].flatMap { value -> SecAccessControl? in
+            guard case .data(let data) = value else { return nil }
+            return SecAccessControl.fromStored(data)
+        }
+        attributes["accc"] = stored ?? SecAccessControl(protection: item.accessibility.rawValue, flags: [])
         attributes["sync"] = NSNumber(value: item.isSynchronizable ? 1 : 0)
         attributes["cdat"] = item.creationDate
         attributes["mdat"] = item.modificationDate
@@ -135,7 +151,7 @@ enum SecItemStore {
         return Found(
             attributes: attributes,
             data: data,
-            ref: { try SecItemRefs.ref(for: item, itemClass: itemClass, data: try data(), reference: reference) },
+            ref: { try SecItemRefs.ref(for: item, itemClass: itemClass, data: data, reference: reference) },
             persistentRef: item.persistentRef.data)
     }
 

@@ -34,6 +34,7 @@ enum SecItemRefClassifier {
         if ref is SecKey { return .key }
         if ref is SecCertificate { return .certificate }
         if ref is SecIdentity { return .identity }
+        if let item = ref as? SecKeychainItem { return item.itemClass }
         return nil
     }
 }

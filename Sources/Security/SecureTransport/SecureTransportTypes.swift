@@ -189,21 +189,3 @@ public var TLS_RSA_WITH_AES_256_CBC_SHA256: SSLCipherSuite { 0x003D }
 public var TLS_RSA_WITH_AES_128_CBC_SHA256: SSLCipherSuite { 0x003C }
 public var TLS_RSA_WITH_AES_256_CBC_SHA: SSLCipherSuite { 0x0035 }
 public var TLS_RSA_WITH_AES_128_CBC_SHA: SSLCipherSuite { 0x002F }
-
-/// The Darwin overlay's `DarwinBoolean` (C `Boolean`), which `SSLGetSessionOption` writes through; absent from
-/// Linux's Foundation, so defined here with the same shape.
-public struct DarwinBoolean: Sendable, Hashable, ExpressibleByBooleanLiteral, CustomStringConvertible {
-    private var value: UInt8
-
-    /// Creates a value.
-    public init(_ value: Bool) { self.value = value ? 1 : 0 }
-
-    /// Creates a value from a Boolean literal.
-    public init(booleanLiteral value: Bool) { self.init(value) }
-
-    /// The value as a Swift `Bool`.
-    public var boolValue: Bool { value != 0 }
-
-    /// `true` or `false`.
-    public var description: String { boolValue.description }
-}
