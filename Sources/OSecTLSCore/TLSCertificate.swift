@@ -67,8 +67,9 @@ package final class TLSCredential: @unchecked Sendable {
     /// The DER of the leaf.
     package let leafDER: Data
     /// SHA-256 of the leaf: servers derive their session ID context from it, so sessions resume only under the
-    /// certificate they were made with.
-    let sessionContextSeed: [UInt8]
+    /// certificate they were made with; clients key their sessions with it, so a session made with one client
+    /// certificate is never offered by a connection presenting another (or none).
+    package let sessionContextSeed: [UInt8]
     /// This credential's SSL_CTX for each side, made on first use.
     private let contexts = Mutex<(client: TLSContext?, server: TLSContext?)>((nil, nil))
 
@@ -80,6 +81,7 @@ package final class TLSCredential: @unchecked Sendable {
             throw TLSError(.badConfiguration, "a certificate chain needs at least the leaf")
         }
         let leaf = try TLSCertificate(der: leafDER)
+        let fingerprint = try TLSDigest.sha256(leafDER)
         var intermediates: [TLSCertificate] = []
         for der in certificateChain.dropFirst() { intermediates.append(try TLSCertificate(der: der)) }
         guard X509_check_private_key(leaf.raw, privateKeyHandle) == 1 else {
@@ -103,13 +105,7 @@ package final class TLSCredential: @unchecked Sendable {
         self.privateKey = privateKeyHandle
         self.chainStack = stack
         self.leafDER = leafDER
-        var digest = [UInt8](repeating: 0, count: 32)
-        var digestLength: UInt32 = 0
-        let ok = leafDER.withUnsafeBytes { buffer in
-            EVP_Digest(buffer.baseAddress, buffer.count, &digest, &digestLength, EVP_sha256(), nil)
-        }
-        if ok != 1 { TLSErrorQueue.clear() }
-        self.sessionContextSeed = digest
+        self.sessionContextSeed = fingerprint
     }
 
     deinit {

@@ -119,6 +119,11 @@ package final class TLSEngine {
     private var credential: TLSCredential?
     private var credentialInstalled = false
     private var clientAuthentication = ClientAuthentication.never
+    /// Server: what, beyond the certificate and the client-authentication mode, a session is bound to (the
+    /// digest of the CA list and of ``setSessionScope(_:)``'s parts); nil: nothing more.
+    private var authoritiesDigest: [UInt8]?
+    private var extraScope: [Data] = []
+    private var sessionScope: [UInt8]?
     private var minimumVersion = TLSVersion.tls12
     private var maximumVersion = TLSVersion.tls13
     private var serverProtocols: [String] = []
@@ -290,6 +295,25 @@ package final class TLSEngine {
         for certificate in authorities?.certificates ?? [] where mode != .never {
             guard SSL_add_client_CA(ssl, certificate.raw) == 1 else { throw TLSError.failed("SSL_add_client_CA") }
         }
+        authoritiesDigest = authorities?.digest
+        try updateSessionScope()
+    }
+
+    /// Server: binds the sessions this connection issues or resumes to `parts` too (e.g. the trust settings its
+    /// client certificates are judged by), on top of the server certificate, the client-authentication mode and
+    /// the CA list: a client authenticated under one configuration never resumes into another.
+    package func setSessionScope(_ parts: [Data]) throws(TLSError) {
+        guard side == .server else { return }
+        extraScope = parts
+        try updateSessionScope()
+    }
+
+    private func updateSessionScope() throws(TLSError) {
+        if authoritiesDigest == nil && extraScope.isEmpty {
+            sessionScope = nil
+        } else {
+            sessionScope = try TLSDigest.sha256([Data(authoritiesDigest ?? [])] + extraScope)
+        }
     }
 
     /// Client: resume the session last received under `peerID`, and store new sessions under it.
@@ -318,9 +342,16 @@ package final class TLSEngine {
         guard !hasStarted else { return }
         hasStarted = true
         if side == .server {
-            // Sessions resume only under the same server configuration (certificate and client-auth mode);
-            // libssl also refuses resumption with client verification when no context is set.
-            var context = Array(credential?.sessionContextSeed.prefix(31) ?? [])
+            // Sessions resume only under the same server configuration (certificate, client-auth mode and, when
+            // clients are authenticated, the CAs and trust they are judged by); libssl also refuses resumption
+            // with client verification when no context is set. At most 32 bytes (SSL_MAX_SID_CTX_LENGTH).
+            let seed = credential?.sessionContextSeed ?? []
+            var context: [UInt8]
+            if let sessionScope, clientAuthentication != .never {
+                context = Array(seed.prefix(15)) + Array(sessionScope.prefix(16))
+            } else {
+                context = Array(seed.prefix(31))
+            }
             switch clientAuthentication {
             case .never: context.append(0)
             case .optional: context.append(1)
@@ -790,11 +821,14 @@ package final class TLSEngine {
 /// `@unchecked Sendable`: immutable after init.
 package final class TLSCertificateList: @unchecked Sendable {
     let certificates: [TLSCertificate]
+    /// SHA-256 over the certificates (``TLSDigest/sha256(_:)-([Data])``): identifies the list in session scopes.
+    package let digest: [UInt8]
 
     /// Parses each DER certificate.
     package init(der: [Data]) throws(TLSError) {
         var parsed: [TLSCertificate] = []
         for item in der { parsed.append(try TLSCertificate(der: item)) }
         certificates = parsed
+        digest = try TLSDigest.sha256(der)
     }
 }

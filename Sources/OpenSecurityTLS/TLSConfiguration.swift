@@ -26,7 +26,8 @@ public struct TLSConfiguration: Sendable {
     /// names these CAs in its certificate request.
     public var trustAnchors: [SecCertificate]?
     /// Your own decision on the peer (called with the `SecTrust` instead of `SecTrustEvaluateWithError`); return
-    /// true to accept. A rejected peer fails with errSSLXCertChainInvalid.
+    /// true to accept. A rejected peer fails with errSSLXCertChainInvalid. With a closure, a client does not
+    /// resume sessions, and a listener resumes only the sessions it issued itself.
     public var verifyPeer: (@Sendable (SecTrust) -> Bool)?
     /// ALPN protocols (RFC 7301): a client offers them; a listener selects the first of its list the client
     /// offered.
@@ -41,7 +42,9 @@ public struct TLSConfiguration: Sendable {
     public var clientAuthentication = ClientAuthentication.none
     /// Client: the server's name for SNI and the certificate's host name check (default: the host connected to).
     public var serverName: String?
-    /// Client: resume earlier sessions with the same server name and port (TLS 1.3 tickets).
+    /// Client: resume earlier sessions with the same server name and port (TLS 1.3 tickets) made with the same
+    /// client identity and ``trustAnchors`` (a resumed session is not verified again). Connections with a
+    /// ``verifyPeer`` closure never resume.
     public var resumesSessions = true
 
     /// The defaults.

@@ -31,7 +31,12 @@ public actor TLSConnection {
         var rejection: OSStatus?
     }
 
-    init(socket: TCPSocket, side: Side, configuration: TLSConfiguration, serverName: String?, port: UInt16) throws {
+    /// - Parameter listenerScope: a server's listener identifier, binding its sessions to that listener when its
+    ///   configuration has a ``TLSConfiguration/verifyPeer`` closure (closures cannot be compared).
+    init(
+        socket: TCPSocket, side: Side, configuration: TLSConfiguration, serverName: String?, port: UInt16,
+        listenerScope: Data? = nil
+    ) throws {
         self.socket = socket
         self.side = side
         self.configuration = configuration
@@ -50,8 +55,17 @@ public actor TLSConnection {
             }
             if side == .client {
                 if let serverName { try engine.setServerName(serverName) }
-                if configuration.resumesSessions, let serverName {
-                    engine.setPeerID(Data("opensecurity-tls:\(serverName):\(port)".utf8))
+                // Sessions are kept per server, client identity and trust settings: a session made with one
+                // identity, or verified against other anchors, is never offered by this connection. A
+                // verifyPeer closure cannot be compared with another, so its connections do not resume.
+                if configuration.resumesSessions, configuration.verifyPeer == nil, let serverName {
+                    let anchors = try configuration.trustAnchors.map {
+                        Data(try TLSCredentialCache.authorities($0).digest)
+                    }
+                    let scope = try TLSDigest.sha256([
+                        Data(credential?.sessionContextSeed ?? []), anchors ?? Data("system anchors".utf8),
+                    ])
+                    engine.setPeerID(Data("opensecurity-tls:\(serverName):\(port):".utf8) + Data(scope))
                 }
             } else {
                 let mode: TLSEngine.ClientAuthentication
@@ -62,6 +76,7 @@ public actor TLSConnection {
                 }
                 let authorities = try configuration.trustAnchors.map { try TLSCredentialCache.authorities($0) }
                 try engine.setClientAuthentication(mode, authorities: authorities)
+                if configuration.verifyPeer != nil, let listenerScope { try engine.setSessionScope([listenerScope]) }
             }
             let checkHost = side == .client ? serverName : nil
             engine.peerCertificateHandler = { chain in

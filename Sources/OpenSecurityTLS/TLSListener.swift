@@ -19,6 +19,8 @@ import Security
 public final class TLSListener: Sendable {
     private let socket: TCPSocket
     private let configuration: TLSConfiguration
+    /// Identifies this listener in the session ID context when a verifyPeer closure judges its clients.
+    private let sessionScope = Data("listener \(UUID().uuidString)".utf8)
     /// The port listened on (the one chosen when created with port 0).
     public let port: UInt16
 
@@ -52,7 +54,8 @@ public final class TLSListener: Sendable {
             throw TLSError.transport(error, "accept")
         }
         return try TLSConnection(
-            socket: client, side: .server, configuration: configuration, serverName: nil, port: port)
+            socket: client, side: .server, configuration: configuration, serverName: nil, port: port,
+            listenerScope: sessionScope)
     }
 
     /// Stops listening (pending ``accept()`` calls fail).

@@ -1,6 +1,7 @@
 import Foundation
 import OpenSecurityTLS
 import Security
+import Synchronization
 import Testing
 
 /// OpenSecurityTLS: TLSListener and TLSConnection against each other and against the openssl CLI.
@@ -210,7 +211,90 @@ import Testing
         #expect(resumed == [false, true])
     }
 
+    /// A resumed session skips the certificate exchange, so a client must never resume a session made with
+    /// another client identity (the server would see the other identity) or none.
+    @Test func sessionsResumeOnlyUnderTheClientIdentityTheyWereMadeWith() async throws {
+        let listener = try TLSListener(configuration: try serverConfiguration(clientAuthentication: .optional))
+        defer { listener.close() }
+        var seen: [(resumed: Bool, client: String?)] = []
+        for identity in ["client-ec", nil, "client-ec", nil, "client-rsa"] {
+            let server = Task { () -> String? in
+                guard let connection = try? await listener.accept() else { return "accept failed" }
+                guard let request = try? await connection.read() else { return "read failed" }
+                try? await connection.write(request)
+                let leaf = await connection.peerTrust.flatMap { SecTrustGetCertificateAtIndex($0, 0) }
+                await connection.close()
+                return leaf.flatMap { SecCertificateCopySubjectSummary($0) as String? }
+            }
+            let connection = try await TLSConnection.connect(
+                host: "127.0.0.1", port: listener.port, configuration: try clientConfiguration(identity: identity))
+            try await connection.write(Data("r".utf8))
+            _ = try await connection.read()  // the ticket arrives with the answer
+            let resumed = await connection.isSessionResumed
+            await connection.close()
+            seen.append((resumed, await server.value))
+        }
+        #expect(seen.map(\.resumed) == [false, false, true, true, false])
+        #expect(seen.map(\.client) == ["TLS Test Client", nil, "TLS Test Client", nil, "TLS Test RSA Client"])
+    }
+
+    /// A session verified against one set of anchors is not offered by a connection with other anchors: the
+    /// server's chain is judged again (and here refused).
+    @Test func sessionsResumeOnlyUnderTheTrustAnchorsTheyWereVerifiedWith() async throws {
+        let listener = try TLSListener(configuration: try serverConfiguration())
+        defer { listener.close() }
+        for (anchors, expected) in [([pki.root], false), ([pki.root], true)] {
+            let server = serveOnce(listener)
+            var configuration = try clientConfiguration()
+            configuration.trustAnchors = anchors
+            let connection = try await TLSConnection.connect(
+                host: "127.0.0.1", port: listener.port, configuration: configuration)
+            try await connection.write(Data("r".utf8))
+            _ = try await connection.read()
+            #expect(await connection.isSessionResumed == expected)
+            await connection.close()
+            _ = await server.value
+        }
+        let server = serveOnce(listener)
+        var configuration = try clientConfiguration()
+        configuration.trustAnchors = [pki.wrongRoot]
+        await #expect(throws: TLSError(errSSLNoRootCert)) {
+            _ = try await TLSConnection.connect(host: "127.0.0.1", port: listener.port, configuration: configuration)
+        }
+        _ = await server.value
+    }
+
+    /// A trust closure cannot be compared with another, so its connections never resume: it judges every one.
+    @Test func aTrustClosureJudgesEveryConnection() async throws {
+        let listener = try TLSListener(configuration: try serverConfiguration())
+        defer { listener.close() }
+        let calls = Counter()
+        var configuration = try clientConfiguration()
+        configuration.verifyPeer = { trust in
+            calls.increment()
+            return SecTrustEvaluateWithError(trust, nil)
+        }
+        for _ in 0..<2 {
+            let server = serveOnce(listener)
+            let connection = try await TLSConnection.connect(
+                host: "127.0.0.1", port: listener.port, configuration: configuration)
+            try await connection.write(Data("r".utf8))
+            _ = try await connection.read()
+            #expect(await connection.isSessionResumed == false)
+            await connection.close()
+            _ = await server.value
+        }
+        #expect(calls.value == 2)
+    }
+
     @Test func aListenerNeedsAnIdentity() {
         #expect(throws: TLSError(errSSLBadConfiguration)) { _ = try TLSListener(configuration: TLSConfiguration()) }
     }
+}
+
+/// Counts calls from any thread.
+final class Counter: Sendable {
+    private let count = Mutex(0)
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
 }

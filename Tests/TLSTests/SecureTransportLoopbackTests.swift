@@ -244,6 +244,33 @@ import Testing
         #expect(resumed == [false, true])
     }
 
+    /// A client authenticated by a server under one CA list must not resume into a server that judges client
+    /// certificates by other CAs: a resumed session skips the certificate check. Sessions stay resumable under
+    /// the same configuration.
+    @Test func serverSessionsAreBoundToTheirCertificateAuthorities() throws {
+        let peerID = [UInt8]("ca-scope-\(UUID().uuidString)".utf8)
+        func attempt(authorities: SecCertificate) throws -> (status: OSStatus, resumed: Bool) {
+            let pair = try connectedPair()
+            #expect(SSLSetPeerID(pair.client, peerID, peerID.count) == errSecSuccess)
+            #expect(SSLSetCertificate(pair.client, [try pki.identity("client-ec")] as CFArray) == errSecSuccess)
+            #expect(SSLSetClientSideAuthenticate(pair.server, .alwaysAuthenticate) == errSecSuccess)
+            #expect(SSLSetCertificateAuthorities(pair.server, [authorities] as CFArray, true) == errSecSuccess)
+            let result = pair.handshake()
+            guard result.server == errSecSuccess else { return (result.server, false) }
+            let (_, status) = pair.transfer(Data("x".utf8), from: pair.server, to: pair.client)  // the ticket
+            #expect(status == errSecSuccess)
+            var resumed = false
+            #expect(SSLGetSessionWasResumed(pair.server, &resumed) == errSecSuccess)
+            return (result.server, resumed)
+        }
+        let first = try attempt(authorities: pki.root)
+        #expect(first.status == errSecSuccess && !first.resumed)
+        let again = try attempt(authorities: pki.root)
+        #expect(again.status == errSecSuccess && again.resumed)
+        // The same server certificate, but client certificates are judged against another root: full handshake.
+        #expect(try attempt(authorities: pki.wrongRoot).status == errSSLNoRootCert)
+    }
+
     @Test func peerIDIsCopiedAndReturned() throws {
         let pair = try connectedPair()
         var pointer: UnsafeRawPointer?

@@ -92,6 +92,16 @@ public final class SSLContext: NSObject, @unchecked Sendable {
                 }
                 let authorities = try certificateAuthorities.map { try TLSCredentialCache.authorities($0) }
                 try engine.setClientAuthentication(mode, authorities: authorities)
+                // A client judged by other trust settings (or by the caller) must not resume into this context.
+                let callerJudges = option(.breakOnClientAuth) || !certificateVerificationEnabled
+                if mode != .never && (trustedRoots != nil || callerJudges) {
+                    let flags = Data([
+                        trustedRootsOnly ? 1 : 0, option(.breakOnClientAuth) ? 1 : 0,
+                        certificateVerificationEnabled ? 1 : 0,
+                    ])
+                    let roots = try trustedRoots.map { Data(try TLSCredentialCache.authorities($0).digest) }
+                    try engine.setSessionScope([flags, roots ?? Data()])
+                }
             }
             if side == .clientSide, let peerID { engine.setPeerID(peerID.data) }
             engine.setRenegotiationAllowed(option(.allowRenegotiation))
