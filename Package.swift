@@ -76,7 +76,9 @@ let package = Package(
         .executableTarget(
             name: "Benchmarks",
             dependencies: ["Security", "OSecCrypto", "OSecX509", "OSecKeychain", "OpenSSLBaseline", "OSecTLSCore"]),
-        .executableTarget(name: "LimboHarness", dependencies: ["Security", "OSecTrust", "OSecX509", "OSecASN1"]),
+        // x509-limbo testcases through Apple's API, for limbo-harness and the conformance test.
+        .target(name: "OSecLimbo", dependencies: ["Security", "OSecASN1"]),
+        .executableTarget(name: "LimboHarness", dependencies: ["OSecLimbo"]),
 
         // MARK: Tests
         .target(name: "OSecTestSupport", dependencies: ["OSecCrypto", "OSecASN1"], path: "Tests/OSecTestSupport"),
@@ -88,14 +90,18 @@ let package = Package(
         .testTarget(name: "OSecASN1Tests", dependencies: ["OSecASN1"]),
         .testTarget(name: "OSecSQLiteTests", dependencies: ["OSecSQLite"]),
         .testTarget(name: "OSecX509Tests", dependencies: ["OSecX509", "OSecASN1", "OSecCrypto", "OSecTestSupport"]),
-        .testTarget(name: "OSecKeychainTests", dependencies: ["OSecKeychain", "OSecSQLite", "OSecTestSupport"]),
+        .testTarget(
+            name: "OSecKeychainTests", dependencies: ["OSecKeychain", "OSecSQLite", "OSecSystem", "OSecTestSupport"]),
         .testTarget(
             name: "OSecPKCS12Tests", dependencies: ["OSecPKCS12", "OSecASN1", "OSecCrypto", "OSecTestSupport"]),
         .testTarget(
             name: "OSecTrustTests",
             dependencies: ["OSecTrust", "OSecASN1", "OSecCrypto", "OSecX509", "OSecTestSupport"]),
         .testTarget(
-            name: "SecurityTests", dependencies: ["Security", "OSecTestSupport", "OSecASN1", "OSecCrypto", "OSecX509"]),
+            name: "SecurityTests",
+            dependencies: [
+                "Security", "OSecTestSupport", "OSecASN1", "OSecCrypto", "OSecX509", "OSecSQLite", "OSecLimbo",
+            ]),
         .testTarget(
             name: "TLSTests", dependencies: ["Security", "OpenSecurityTLS", "OSecTLSCore", "OSecTestSupport"]),
         // Apple-platform code written the way popular keychain wrappers and crypto libraries write it, compiled
