@@ -60,7 +60,7 @@ import Testing
         }
     }
 
-    static let keyTypes = ["server-ec", "server-p384", "server-rsa", "server-ed25519"]
+    static let keyTypes = ["server-ec", "server-p384", "server-rsa"]
 
     @Test(arguments: keyTypes, ["-tls1_2", "-tls1_3"])
     func serverKeyTypesAndVersionsNegotiate(leaf: String, version: String) throws {
@@ -78,6 +78,40 @@ import Testing
             #expect(expected.contains(run.cipher), "cipher \(String(run.cipher, radix: 16))")
         }
         #expect(run.trust.map { SecTrustEvaluateWithError($0, nil) } == true)
+    }
+
+    /// Ed25519 servers: libssl negotiates them and the verdict is SecTrust's. The SSL server policy refuses an
+    /// Ed25519 leaf (CA/B Forum BR §7.1.3.1, docs/trust.md), so the handshake fails with errSSLXCertChainInvalid
+    /// exactly as SecTrustEvaluateWithError fails; a caller judging the chain itself (BreakOnServerAuth, here with
+    /// the basic X.509 policy) completes the handshake and talks to the server.
+    @Test(arguments: ["-tls1_2", "-tls1_3"])
+    func ed25519ServerIsJudgedBySecTrust(version: String) throws {
+        let (server, port) = try OpenSSLPeer.server(serverArguments("server-ed25519", [version, "-naccept", "2"]))
+        defer { server.terminate() }
+        let refused = try runClient(port: port, configure: standardClient())
+        let refusedTrust = try #require(refused.trust)
+        #expect(!SecTrustEvaluateWithError(refusedTrust, nil))
+        #expect(refused.handshake == errSSLXCertChainInvalid)
+
+        let socket = try TestSocket.connect(port: port)
+        let context = try makeContext(.clientSide, on: socket)
+        #expect(SSLSetSessionOption(context, .breakOnServerAuth, true) == errSecSuccess)
+        #expect(setDomainName(context, "localhost") == errSecSuccess)
+        #expect(handshake(context) == errSSLPeerAuthCompleted)
+        var copied: SecTrust?
+        #expect(SSLCopyPeerTrust(context, &copied) == errSecSuccess)
+        let peerTrust = try #require(copied)
+        #expect(SecTrustSetPolicies(peerTrust, SecPolicyCreateBasicX509()) == errSecSuccess)
+        #expect(SecTrustSetAnchorCertificates(peerTrust, [pki.root] as CFArray) == errSecSuccess)
+        #expect(SecTrustEvaluateWithError(peerTrust, nil))
+        #expect(handshake(context) == errSecSuccess, "\(server.output)")
+        var negotiated = SSLProtocol.sslProtocolUnknown
+        #expect(SSLGetNegotiatedProtocolVersion(context, &negotiated) == errSecSuccess)
+        #expect(negotiated == (version == "-tls1_3" ? .tlsProtocol13 : .tlsProtocol12))
+        #expect(sslWriteAll(context, Data("GET / HTTP/1.0\r\n\r\n".utf8)) == errSecSuccess)
+        let (body, _) = sslRead(context, count: 1 << 20)
+        #expect(String(decoding: body, as: UTF8.self).hasPrefix("HTTP/1.0 200 ok"))
+        _ = SSLClose(context)
     }
 
     @Test(arguments: ["RSA+SHA256", "rsa_pss_rsae_sha256"])
