@@ -183,7 +183,7 @@ enum TLSBenchmarks {
         try Data("basicConstraints=CA:FALSE\nextendedKeyUsage=clientAuth\n".utf8)
             .write(to: URL(fileURLWithPath: path("client.ext")))
         let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"]
-        try openssl(
+        try runOpenSSLCommand(
             ["req", "-x509"] + ec + [
                 "-nodes", "-keyout", path("ca.key"), "-out", path("ca.pem"), "-subj", "/CN=Bench TLS Root", "-days",
                 "2",
@@ -193,16 +193,16 @@ enum TLSBenchmarks {
             ("server-ec", ec, "server.ext"), ("server-rsa", ["-newkey", "rsa:2048"], "server.ext"),
             ("client-ec", ec, "client.ext"),
         ] {
-            try openssl(
+            try runOpenSSLCommand(
                 ["req"] + keyArgs + [
                     "-nodes", "-keyout", path("\(name).key"), "-out", path("\(name).csr"), "-subj", "/CN=localhost",
                 ])
-            try openssl([
+            try runOpenSSLCommand([
                 "x509", "-req", "-in", path("\(name).csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
                 "-set_serial", "\(Int.random(in: 1000...999_999))", "-days", "2", "-extfile", path(ext), "-out",
                 path("\(name).pem"),
             ])
-            try openssl([
+            try runOpenSSLCommand([
                 "pkcs12", "-export", "-in", path("\(name).pem"), "-inkey", path("\(name).key"), "-passout",
                 "pass:\(password)", "-out", path("\(name).p12"),
             ])
@@ -222,17 +222,6 @@ enum TLSBenchmarks {
             directory: directory, root: root, serverEC: try identity("server-ec"),
             serverRSA: try identity("server-rsa"),
             client: try identity("client-ec"))
-    }
-
-    private static func openssl(_ args: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = args
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw BenchFailure() }
     }
 }
 
