@@ -101,6 +101,7 @@ let package = Package(
             name: "SecurityTests",
             dependencies: [
                 "Security", "OSecTestSupport", "OSecASN1", "OSecCrypto", "OSecX509", "OSecSQLite", "OSecLimbo",
+                "OSecKeychain", "OSecPKCS12", "OSecTrust",
             ]),
         .testTarget(
             name: "TLSTests", dependencies: ["Security", "OpenSecurityTLS", "OSecTLSCore", "OSecTestSupport"]),
