@@ -161,6 +161,7 @@ import Testing
         defer { listener.close() }
         let server = serveOnce(listener)
         var configuration = TLSConfiguration()
+        configuration.handshakeTimeout = hangGuard
         configuration.serverName = "localhost"
         await #expect(throws: TLSError(errSSLNoRootCert)) {
             _ = try await TLSConnection.connect(host: "127.0.0.1", port: listener.port, configuration: configuration)
@@ -174,6 +175,7 @@ import Testing
             defer { listener.close() }
             let server = serveOnce(listener)
             var configuration = TLSConfiguration()
+            configuration.handshakeTimeout = hangGuard
             configuration.serverName = "localhost"
             let root = pki.root
             configuration.verifyPeer = { trust in
