@@ -10,13 +10,15 @@
 //   → OSecPKCS12, OSecTrust
 //   → OSecKeychain
 //   → Security (Apple's API, module name `Security`)
+//   → OpenSecurityTLS (async TLS over POSIX sockets, in the Security product)
 //   → SecurityTool (`security` CLI), Benchmarks, LimboHarness
+// TLS: CLibSSL (libssl) → CTLSShims → OSecTLSCore (the only Swift code that touches libssl) → Security
 import PackageDescription
 
 let package = Package(
     name: "OpenSecurity",
     products: [
-        .library(name: "Security", targets: ["Security"]),
+        .library(name: "Security", targets: ["Security", "OpenSecurityTLS"]),
         .library(name: "CommonCrypto", targets: ["CommonCrypto"]),
         .executable(name: "security", targets: ["SecurityTool"]),
         .executable(name: "opensecurity-bench", targets: ["Benchmarks"]),
@@ -30,6 +32,12 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
+        .systemLibrary(
+            name: "CLibSSL",
+            pkgConfig: "libssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(name: "CTLSShims", dependencies: ["CLibSSL"]),
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
@@ -46,6 +54,8 @@ let package = Package(
         // Unix sockets, locked memory and detached processes for the keychain agent.
         .target(name: "CSystemShims"),
         .target(name: "OSecSystem", dependencies: ["CSystemShims"]),
+        // libssl: SSL_CTX/SSL owners, memory BIOs, handshake state machine, certificate hand-off to SecTrust.
+        .target(name: "OSecTLSCore", dependencies: ["CLibSSL", "CTLSShims"]),
 
         // MARK: Pure Swift layers
         .target(name: "OSecASN1"),
@@ -61,21 +71,25 @@ let package = Package(
             name: "Security",
             dependencies: [
                 "OSecCrypto", "OSecASN1", "OSecX509", "OSecPKCS12", "OSecTrust", "OSecKeychain", "OSecSystem",
+                "OSecTLSCore",
             ]),
         // Apple's CommonCrypto C API as Swift imports it (module name `CommonCrypto`).
         .target(name: "CommonCrypto", dependencies: ["OSecCrypto"]),
+        // The small modern TLS API (async TLSConnection / TLSListener), shipped in the Security product.
+        .target(name: "OpenSecurityTLS", dependencies: ["Security", "OSecTLSCore", "OSecSystem"]),
 
         // MARK: Tools
         .executableTarget(
             name: "SecurityTool",
             dependencies: [
                 "Security", "CommonCrypto", "OSecASN1", "OSecCrypto", "OSecX509", "OSecSystem", "OSecKeychainAgent",
+                "OpenSecurityTLS",
             ]),
         .executableTarget(
             name: "Benchmarks",
             dependencies: [
-                "Security", "OSecCrypto", "OSecX509", "OSecKeychain", "OpenSSLBaseline",
-                "CommonCrypto",
+                "Security", "OSecCrypto", "OSecX509", "OSecKeychain", "OpenSSLBaseline", "CommonCrypto",
+                "OSecTLSCore",
             ]),
         // x509-limbo testcases through Apple's API, for limbo-harness and the conformance test.
         .target(name: "OSecLimbo", dependencies: ["Security", "OSecASN1"]),
@@ -85,6 +99,8 @@ let package = Package(
         .target(name: "OSecTestSupport", dependencies: ["OSecCrypto", "OSecASN1"], path: "Tests/OSecTestSupport"),
         // A second process for the keychain's multi-process and crash tests (not a product).
         .executableTarget(name: "KeychainStress", dependencies: ["Security"], path: "Tests/KeychainStress"),
+        // A second process for the TLS load test (counts its own descriptors and memory; not a product).
+        .executableTarget(name: "TLSLoad", dependencies: ["Security", "OpenSecurityTLS"], path: "Tests/TLSLoad"),
         .testTarget(name: "OSecCryptoTests", dependencies: ["OSecCrypto", "OSecTestSupport"]),
         .testTarget(name: "OSecASN1Tests", dependencies: ["OSecASN1"]),
         .testTarget(name: "OSecSQLiteTests", dependencies: ["OSecSQLite"]),
@@ -103,6 +119,8 @@ let package = Package(
                 "Security", "OSecTestSupport", "OSecASN1", "OSecCrypto", "OSecX509", "OSecSQLite", "OSecLimbo",
                 "OSecKeychain", "OSecPKCS12", "OSecTrust",
             ]),
+        .testTarget(
+            name: "TLSTests", dependencies: ["Security", "OpenSecurityTLS", "OSecTLSCore", "OSecTestSupport"]),
         // Apple-platform code written the way popular keychain wrappers and crypto libraries write it, compiled
         // against our Security only (issue 11): Swift 6 mode, and Swift 5 mode with Security imported implicitly.
         .testTarget(name: "AppleCompatTests", dependencies: ["Security"]),

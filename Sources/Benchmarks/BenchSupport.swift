@@ -178,3 +178,15 @@ enum BenchTable {
         return right ? fill + s : s + fill
     }
 }
+
+/// Runs the openssl CLI (for fixtures), quietly; throws unless it exits with 0.
+func runOpenSSLCommand(_ args: [String]) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+    process.arguments = args
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw BenchFailure() }
+}

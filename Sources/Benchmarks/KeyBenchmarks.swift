@@ -14,6 +14,7 @@ enum BenchSuites {
         BenchSuite(name: "trust", rows: TrustBenchmarks.rows),
         BenchSuite(name: "commoncrypto", rows: CommonCryptoBenchmarks.rows),
         BenchSuite(name: "tool", rows: ToolStartupBenchmarks.rows),
+        BenchSuite(name: "tls", rows: TLSBenchmarks.rows),
     ]
 }
 

@@ -141,3 +141,17 @@ package enum OpenSSLKeyDecodeBaseline: Int32, Sendable {
     /// EC uncompressed point, `EVP_PKEY_fromdata`.
     case ecPoint = 4
 }
+
+package func osec_baseline_tls13_handshakes(
+    _ server_cert: String, _ server_key: String, _ ca: String, _ client_cert: String?, _ client_key: String?,
+    _ resume: Int32, _ seconds: Double
+) -> Double {
+    COpenSSLBaseline.osec_baseline_tls13_handshakes(
+        server_cert, server_key, ca, client_cert, client_key, resume, seconds)
+}
+
+package func osec_baseline_tls13_bulk(
+    _ server_cert: String, _ server_key: String, _ ca: String, _ transfer_bytes: Int, _ seconds: Double
+) -> Double {
+    COpenSSLBaseline.osec_baseline_tls13_bulk(server_cert, server_key, ca, transfer_bytes, seconds)
+}

@@ -31,5 +31,6 @@ double osec_baseline_p256_public_decode_fromdata(double seconds);
 #include "COpenSSLTrustBaseline.h"
 #include "COpenSSLCommonCryptoBaseline.h"
 #include "COpenSSLSecKeyBaseline.h"
+#include "COpenSSLTLSBaseline.h"
 
 #endif

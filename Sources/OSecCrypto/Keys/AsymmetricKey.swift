@@ -144,3 +144,14 @@ extension ECCurve {
         }
     }
 }
+
+extension AsymmetricKey {
+    /// Lends the EVP_PKEY to another OpenSSL wrapper target for the duration of `body`.
+    ///
+    /// OSecTLSCore uses it to install this very key on TLS connections (it takes its own reference with
+    /// EVP_PKEY_up_ref), so handshake signatures are made with the key object an identity holds and no key
+    /// bytes are exported. The handle must not be mutated; EVP_PKEY is safe for concurrent read-only use.
+    package func withOpenSSLKeyHandle<R, E: Error>(_ body: (OpaquePointer) throws(E) -> R) throws(E) -> R {
+        try body(raw)
+    }
+}
