@@ -115,8 +115,8 @@ enum CertificateCommands {
         let der = SecCertificateCopyData(entry.certificate) as Data
         document["subject"] = (SecCertificateCopySubjectSummary(entry.certificate) as String?) as Any
         document["emailAddresses"] = emailAddresses(entry.certificate)
-        document["sha1"] = ItemPrinter.hex(Digest.hash(.sha1, der))
-        document["sha256"] = ItemPrinter.hex(Digest.hash(.sha256, der))
+        document["sha1"] = ItemPrinter.hex(sha1(der))
+        document["sha256"] = ItemPrinter.hex(sha256(der))
         document["der"] = der
         return document
     }
@@ -319,8 +319,8 @@ enum CertificateCommands {
         if let hash {
             matches = matches.filter {
                 let der = SecCertificateCopyData($0.certificate) as Data
-                return ItemPrinter.hex(Digest.hash(.sha1, der)) == hash
-                    || ItemPrinter.hex(Digest.hash(.sha256, der)) == hash
+                return ItemPrinter.hex(sha1(der)) == hash
+                    || ItemPrinter.hex(sha256(der)) == hash
             }
         }
         var identities: [(FoundCertificate, SecIdentity)] = []
