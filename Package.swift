@@ -17,6 +17,7 @@ let package = Package(
     name: "OpenSecurity",
     products: [
         .library(name: "Security", targets: ["Security"]),
+        .library(name: "CommonCrypto", targets: ["CommonCrypto"]),
         .executable(name: "security", targets: ["SecurityTool"]),
         .executable(name: "opensecurity-bench", targets: ["Benchmarks"]),
         .executable(name: "limbo-harness", targets: ["LimboHarness"]),
@@ -55,11 +56,17 @@ let package = Package(
         .target(
             name: "Security",
             dependencies: ["OSecCrypto", "OSecASN1", "OSecX509", "OSecPKCS12", "OSecTrust", "OSecKeychain"]),
+        // Apple's CommonCrypto C API as Swift imports it (module name `CommonCrypto`).
+        .target(name: "CommonCrypto", dependencies: ["OSecCrypto"]),
 
         // MARK: Tools
-        .executableTarget(name: "SecurityTool", dependencies: ["Security", "OSecASN1", "OSecCrypto"]),
+        .executableTarget(name: "SecurityTool", dependencies: ["Security", "OSecASN1", "CommonCrypto"]),
         .executableTarget(
-            name: "Benchmarks", dependencies: ["Security", "OSecCrypto", "OSecX509", "OSecKeychain", "OpenSSLBaseline"]),
+            name: "Benchmarks",
+            dependencies: [
+                "Security", "OSecCrypto", "OSecX509", "OSecKeychain", "OpenSSLBaseline",
+                "CommonCrypto",
+            ]),
         // x509-limbo testcases through Apple's API, for limbo-harness and the conformance test.
         .target(name: "OSecLimbo", dependencies: ["Security", "OSecASN1"]),
         .executableTarget(name: "LimboHarness", dependencies: ["OSecLimbo"]),
@@ -95,6 +102,11 @@ let package = Package(
                 // Code that gets Security from `import Foundation` on Apple platforms (README: porting a package).
                 .unsafeFlags(["-Xfrontend", "-import-module", "-Xfrontend", "Security"]),
             ]),
+        .testTarget(name: "CommonCryptoTests", dependencies: ["CommonCrypto", "OSecTestSupport", "OSecCrypto"]),
+        // The same API compiled in the Swift 5 language mode, as older Apple-platform libraries are.
+        .testTarget(
+            name: "CommonCryptoSwift5Tests", dependencies: ["CommonCrypto"],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
     ],
     swiftLanguageModes: [.v6]
 )

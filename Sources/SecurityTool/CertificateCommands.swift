@@ -1,5 +1,5 @@
+import CommonCrypto
 import Foundation
-import OSecCrypto
 import Security
 
 /// `import` (PKCS#12 files and certificates), `find-certificate` and `find-identity`, after macOS security(1).
@@ -137,8 +137,8 @@ enum CertificateCommands {
         for (certificate, attributes, path) in options.flags.contains("a") ? found : [found[0]] {
             let der = (SecCertificateCopyData(certificate) as Data)
             if options.flags.contains("Z") {
-                print("SHA-256 hash: \(ItemPrinter.hex(Digest.hash(.sha256, der)))")
-                print("SHA-1 hash: \(ItemPrinter.hex(Digest.hash(.sha1, der)))")
+                print("SHA-256 hash: \(ItemPrinter.hex(sha256(der)))")
+                print("SHA-1 hash: \(ItemPrinter.hex(sha1(der)))")
             }
             if options.flags.contains("p") {
                 print(OpenSecurityCertificates.pemRepresentation(of: certificate), terminator: "")
@@ -217,7 +217,7 @@ enum CertificateCommands {
                 let reason = error.map { "(\($0.localizedDescription))" } ?? ""
                 all.append(
                     (
-                        ItemPrinter.hex(Digest.hash(.sha1, SecCertificateCopyData(certificate) as Data)), name, valid,
+                        ItemPrinter.hex(sha1(SecCertificateCopyData(certificate) as Data)), name, valid,
                         reason
                     ))
             }
@@ -248,5 +248,25 @@ enum CertificateCommands {
     private static func keychains(_ operands: [String]) -> [(SecKeychain?, String)] {
         if operands.isEmpty { return [(nil, KeychainOperand.defaultKeychainPath())] }
         return operands.map { (KeychainOperand.open($0), KeychainOperand.path(for: $0)) }
+    }
+}
+
+// MARK: Certificate hashes, with CommonCrypto as macOS's security(1) computes them
+
+extension CertificateCommands {
+    /// SHA-256 of `data` (CC_SHA256).
+    fileprivate static func sha256(_ data: Data) -> Data {
+        let bytes = [UInt8](data)
+        var digest = [UInt8](repeating: 0, count: Int(CC_SHA256_DIGEST_LENGTH))
+        CC_SHA256(bytes, CC_LONG(bytes.count), &digest)
+        return Data(digest)
+    }
+
+    /// SHA-1 of `data` (CC_SHA1), the hash `find-certificate -Z` and `find-identity` print.
+    fileprivate static func sha1(_ data: Data) -> Data {
+        let bytes = [UInt8](data)
+        var digest = [UInt8](repeating: 0, count: Int(CC_SHA1_DIGEST_LENGTH))
+        CC_SHA1(bytes, CC_LONG(bytes.count), &digest)
+        return Data(digest)
     }
 }
