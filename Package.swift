@@ -10,13 +10,16 @@
 //   → OSecPKCS12, OSecTrust
 //   → OSecKeychain
 //   → Security (Apple's API, module name `Security`)
+//   → OpenSecurityTLS (async TLS over POSIX sockets, in the Security product)
 //   → SecurityTool (`security` CLI), Benchmarks, LimboHarness
+// TLS: CLibSSL (libssl) → CTLSShims → OSecTLSCore (the only Swift code that touches libssl) → Security
 import PackageDescription
 
 let package = Package(
     name: "OpenSecurity",
     products: [
-        .library(name: "Security", targets: ["Security"]),
+        .library(name: "Security", targets: ["Security", "OpenSecurityTLS"]),
+        .library(name: "CommonCrypto", targets: ["CommonCrypto"]),
         .executable(name: "security", targets: ["SecurityTool"]),
         .executable(name: "opensecurity-bench", targets: ["Benchmarks"]),
         .executable(name: "limbo-harness", targets: ["LimboHarness"]),
@@ -29,6 +32,12 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
+        .systemLibrary(
+            name: "CLibSSL",
+            pkgConfig: "libssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(name: "CTLSShims", dependencies: ["CLibSSL"]),
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
@@ -46,8 +55,12 @@ let package = Package(
         // MARK: Swift wrapper layers (the only Swift code with unsafe pointers)
         .target(name: "OSecCrypto", dependencies: ["COpenSSL", "COpenSSLShims", "OSecASN1"]),
         .target(name: "OSecSQLite", dependencies: ["CSQLite"]),
-        // POSIX: files with exact modes, durability, atomic replacement (the C library, wrapped).
-        .target(name: "OSecSystem"),
+        // POSIX: files with exact modes, durability, atomic replacement (the C library, wrapped); terminals,
+        // Unix sockets, locked memory and detached processes for the keychain agent.
+        .target(name: "CSystemShims"),
+        .target(name: "OSecSystem", dependencies: ["CSystemShims"]),
+        // libssl: SSL_CTX/SSL owners, memory BIOs, handshake state machine, certificate hand-off to SecTrust.
+        .target(name: "OSecTLSCore", dependencies: ["CLibSSL", "CTLSShims"]),
         // PostgreSQL client (libpq): connections, parameterized queries, LISTEN/NOTIFY (the keychain's sync).
         .target(name: "OSecPostgres", dependencies: ["CLibPQ"]),
 
@@ -56,7 +69,9 @@ let package = Package(
         .target(name: "OSecX509", dependencies: ["OSecASN1", "OSecCrypto"]),
         .target(name: "OSecPKCS12", dependencies: ["OSecASN1", "OSecCrypto", "OSecX509"]),
         .target(name: "OSecTrust", dependencies: ["OSecASN1", "OSecCrypto", "OSecX509"]),
-        .target(name: "OSecKeychain", dependencies: ["OSecSQLite", "OSecCrypto", "OSecSystem"]),
+        // The per-user keychain agent (server and client): unlock state shared between processes of one user.
+        .target(name: "OSecKeychainAgent", dependencies: ["OSecSystem"]),
+        .target(name: "OSecKeychain", dependencies: ["OSecSQLite", "OSecCrypto", "OSecSystem", "OSecKeychainAgent"]),
         // Synchronizable items shared across machines through PostgreSQL, end-to-end encrypted.
         .target(name: "OSecSync", dependencies: ["OSecKeychain", "OSecPostgres", "OSecCrypto", "OSecSystem"]),
 
@@ -64,15 +79,26 @@ let package = Package(
         .target(
             name: "Security",
             dependencies: [
-                "OSecCrypto", "OSecASN1", "OSecX509", "OSecPKCS12", "OSecTrust", "OSecKeychain", "OSecSync",
+                "OSecCrypto", "OSecASN1", "OSecX509", "OSecPKCS12", "OSecTrust", "OSecKeychain", "OSecSystem",
+                "OSecTLSCore", "OSecSync",
             ]),
+        // Apple's CommonCrypto C API as Swift imports it (module name `CommonCrypto`).
+        .target(name: "CommonCrypto", dependencies: ["OSecCrypto"]),
+        // The small modern TLS API (async TLSConnection / TLSListener), shipped in the Security product.
+        .target(name: "OpenSecurityTLS", dependencies: ["Security", "OSecTLSCore", "OSecSystem"]),
 
         // MARK: Tools
-        .executableTarget(name: "SecurityTool", dependencies: ["Security", "OSecASN1", "OSecCrypto", "OSecSystem"]),
+        .executableTarget(
+            name: "SecurityTool",
+            dependencies: [
+                "Security", "CommonCrypto", "OSecASN1", "OSecCrypto", "OSecX509", "OSecSystem", "OSecKeychainAgent",
+                "OpenSecurityTLS",
+            ]),
         .executableTarget(
             name: "Benchmarks",
             dependencies: [
-                "Security", "OSecCrypto", "OSecX509", "OSecKeychain", "OpenSSLBaseline", "OSecSync", "OSecPostgres",
+                "Security", "OSecCrypto", "OSecX509", "OSecKeychain", "OpenSSLBaseline", "CommonCrypto",
+                "OSecTLSCore", "OSecSync", "OSecPostgres",
             ]),
         // x509-limbo testcases through Apple's API, for limbo-harness and the conformance test.
         .target(name: "OSecLimbo", dependencies: ["Security", "OSecASN1"]),
@@ -84,9 +110,12 @@ let package = Package(
         .executableTarget(name: "KeychainStress", dependencies: ["Security"], path: "Tests/KeychainStress"),
         // One "machine" of the sync acceptance tests (a separate process per keychain; not a product).
         .executableTarget(name: "SyncStress", dependencies: ["Security"], path: "Tests/SyncStress"),
+        // A second process for the TLS load test (counts its own descriptors and memory; not a product).
+        .executableTarget(name: "TLSLoad", dependencies: ["Security", "OpenSecurityTLS"], path: "Tests/TLSLoad"),
         .testTarget(name: "OSecCryptoTests", dependencies: ["OSecCrypto", "OSecTestSupport"]),
         .testTarget(name: "OSecASN1Tests", dependencies: ["OSecASN1"]),
         .testTarget(name: "OSecSQLiteTests", dependencies: ["OSecSQLite"]),
+        .testTarget(name: "OSecKeychainAgentTests", dependencies: ["OSecKeychainAgent", "OSecSystem"]),
         .testTarget(
             name: "OSecSyncTests",
             dependencies: ["OSecSync", "OSecKeychain", "OSecPostgres", "OSecCrypto", "OSecTestSupport"]),
@@ -102,8 +131,10 @@ let package = Package(
             name: "SecurityTests",
             dependencies: [
                 "Security", "OSecTestSupport", "OSecASN1", "OSecCrypto", "OSecX509", "OSecSQLite", "OSecLimbo",
-                "OSecKeychain", "OSecPKCS12", "OSecTrust",
+                "OSecKeychain", "OSecPKCS12", "OSecTrust", "OSecSync",
             ]),
+        .testTarget(
+            name: "TLSTests", dependencies: ["Security", "OpenSecurityTLS", "OSecTLSCore", "OSecTestSupport"]),
         // Apple-platform code written the way popular keychain wrappers and crypto libraries write it, compiled
         // against our Security only (issue 11): Swift 6 mode, and Swift 5 mode with Security imported implicitly.
         .testTarget(name: "AppleCompatTests", dependencies: ["Security"]),
@@ -114,6 +145,11 @@ let package = Package(
                 // Code that gets Security from `import Foundation` on Apple platforms (README: porting a package).
                 .unsafeFlags(["-Xfrontend", "-import-module", "-Xfrontend", "Security"]),
             ]),
+        .testTarget(name: "CommonCryptoTests", dependencies: ["CommonCrypto", "OSecTestSupport", "OSecCrypto"]),
+        // The same API compiled in the Swift 5 language mode, as older Apple-platform libraries are.
+        .testTarget(
+            name: "CommonCryptoSwift5Tests", dependencies: ["CommonCrypto"],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -24,22 +24,22 @@ WRAPPERS = {"OSecCrypto", "OSecSQLite", "OSecSystem", "OSecTLSCore", "OSecPostgr
 FACADES = {"Security", "CommonCrypto"}
 C_MODULE = re.compile(r"^\s*(@_implementationOnly\s+|internal\s+|package\s+|public\s+)?import\s+(C[A-Z]\w*|Glibc|Darwin|Musl)\b")
 ALWAYS_WRAPPER_ONLY = re.compile(
-    r"\bOpaquePointer\b|\bwithUnsafe\w*|\.baseAddress\b|assumingMemoryBound|bindMemory|unsafeBitCast|"
+    r"\bOpaquePointer\b|\bwithUnsafe\w*|\.baseAddress\b|assumingMemoryBound|bindMemory|unsafeBitCast|\.advanced\(by:|"
     r"\bUnsafe\w*Pointer\s*(\(|\.allocate)|\bUnsafe\w*BufferPointer\b|\.toOpaque\(|fromOpaque"
 )
 # The layer of every target: a target may depend only on targets of a lower layer.
 LAYERS = {
     "COpenSSL": 0, "CSQLite": 0, "CLibPQ": 0, "CLibSSL": 0,
-    "COpenSSLShims": 1, "COpenSSLBaseline": 1, "CTLSShims": 1,
+    "COpenSSLShims": 1, "COpenSSLBaseline": 1, "CTLSShims": 1, "CSystemShims": 1,
     "OSecASN1": 1,
     "OSecCrypto": 2, "OSecSQLite": 2, "OSecSystem": 2, "OSecTLSCore": 2, "OSecPostgres": 2, "OpenSSLBaseline": 2,
-    "OSecX509": 3,
+    "OSecX509": 3, "OSecKeychainAgent": 3,
     "OSecPKCS12": 4, "OSecTrust": 4,
     "OSecKeychain": 5,
     "OSecSync": 6,
     "Security": 7, "CommonCrypto": 7,
-    "OpenSecurityKit": 8, "OSecTestSupport": 8, "OSecLimbo": 8,
-    "SecurityTool": 9, "Benchmarks": 9, "LimboHarness": 9, "KeychainStress": 9, "SyncStress": 9,
+    "OpenSecurityKit": 8, "OSecTestSupport": 8, "OSecLimbo": 8, "OpenSecurityTLS": 8,
+    "SecurityTool": 9, "Benchmarks": 9, "LimboHarness": 9, "KeychainStress": 9, "TLSLoad": 9, "SyncStress": 9,
 }
 IMPORT = re.compile(r"^\s*(?:@_implementationOnly\s+|@testable\s+|internal\s+|package\s+|public\s+)*import\s+(\w+)")
 POINTER_TYPE = re.compile(r"\bUnsafe\w*Pointer\b")

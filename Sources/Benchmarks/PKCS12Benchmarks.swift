@@ -42,20 +42,20 @@ enum PKCS12Benchmarks {
     static func makeFiles() throws -> URL {
         let directory = URL(fileURLWithPath: BenchScratch.directory("pkcs12"), isDirectory: true)
         func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-        try openssl([
+        try runOpenSSLCommand([
             "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("ca.key"), "-out", path("ca.pem"),
             "-subj", "/CN=Bench CA", "-days", "2",
         ])
-        try openssl([
+        try runOpenSSLCommand([
             "req", "-newkey", "rsa:2048", "-nodes", "-keyout", path("leaf.key"), "-out", path("leaf.csr"),
             "-subj", "/CN=Bench Leaf",
         ])
-        try openssl([
+        try runOpenSSLCommand([
             "x509", "-req", "-in", path("leaf.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
             "-set_serial", "7", "-days", "2", "-out", path("leaf.pem"),
         ])
         for (name, extra) in [("default.p12", [String]()), ("legacy.p12", ["-legacy"])] {
-            try openssl(
+            try runOpenSSLCommand(
                 [
                     "pkcs12", "-export", "-in", path("leaf.pem"), "-inkey", path("leaf.key"), "-certfile",
                     path("ca.pem"),
@@ -63,16 +63,5 @@ enum PKCS12Benchmarks {
                 ] + extra)
         }
         return directory
-    }
-
-    private static func openssl(_ args: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = args
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw BenchFailure() }
     }
 }

@@ -17,6 +17,7 @@
 #include <openssl/params.h>
 #include <openssl/rsa.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <pthread.h>
 #include <string.h>
 
@@ -306,3 +307,170 @@ int osec_aes_gcm_prepared(void *ctx, int encrypt, const void *iv, size_t iv_len,
     if (encrypt && EVP_CIPHER_CTX_get_params(ctx, params) != 1) return -1;
     return 1;
 }
+
+/// Longest IV OpenSSL 3.0's GCM provider keeps (GCM_IV_MAX_SIZE, 1024 bits).
+#define OSEC_GCM_EVP_MAX_IV 128
+/// Largest piece handed to one EVP_CipherUpdate (its length is an int; GCM takes any split). 1 MiB keeps the
+/// per-call cost negligible and lets ordinary tests cover the split.
+#define OSEC_GCM_PIECE ((size_t)1 << 20)
+
+/// Feeds `len` bytes at `in` to `ctx` in pieces; `out` NULL feeds additional authenticated data.
+static int osec_gcm_feed(EVP_CIPHER_CTX *ctx, const unsigned char *in, size_t len, unsigned char *out) {
+    while (len > 0) {
+        size_t piece = len < OSEC_GCM_PIECE ? len : OSEC_GCM_PIECE;
+        int written = 0;
+        if (EVP_CipherUpdate(ctx, out, &written, in, (int)piece) != 1) return 0;
+        if (out != NULL) {
+            if ((size_t)written != piece) return 0;
+            out += piece;
+        }
+        in += piece;
+        len -= piece;
+    }
+    return 1;
+}
+
+/// The EVP half of osec_aes_gcm_oneshot; `tag` is the caller's tag copy (decrypt) or the tag to fill.
+static int osec_gcm_evp(const EVP_CIPHER *cipher, int encrypt, const void *key, const void *iv, size_t iv_len,
+                        const void *aad, size_t aad_len, const void *in, size_t in_len, void *out,
+                        unsigned char *tag, size_t tag_len) {
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    if (ctx == NULL) return -1;
+    int rc = -1;
+    OSSL_PARAM length[2] = {
+        OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &iv_len),
+        OSSL_PARAM_construct_end(),
+    };
+    OSSL_PARAM tag_param[2] = {
+        OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, tag, tag_len),
+        OSSL_PARAM_construct_end(),
+    };
+    // The IV length is set before the IV is given: the provider copies the IV with the length it has then.
+    if (EVP_CipherInit_ex2(ctx, cipher, key, NULL, encrypt, length) != 1) goto done;
+    if (EVP_CipherInit_ex2(ctx, NULL, NULL, iv, encrypt, NULL) != 1) goto done;
+    if (!osec_gcm_feed(ctx, aad, aad_len, NULL)) goto done;
+    if (!osec_gcm_feed(ctx, in, in_len, out)) goto done;
+    if (!encrypt && EVP_CIPHER_CTX_set_params(ctx, tag_param) != 1) goto done;
+    int final_len = 0;
+    unsigned char none[16];
+    if (EVP_CipherFinal_ex(ctx, none, &final_len) != 1) {
+        if (!encrypt) {
+            ERR_clear_error();  // a wrong tag is an answer, not an error to leave on the thread's queue
+            rc = 0;
+        }
+        goto done;
+    }
+    if (final_len != 0) goto done;
+    if (encrypt && EVP_CIPHER_CTX_get_params(ctx, tag_param) != 1) goto done;
+    rc = 1;
+done:
+    EVP_CIPHER_CTX_free(ctx);
+    return rc;
+}
+
+int osec_aes_gcm_oneshot(const void *cipher, int encrypt, const void *key, size_t key_len, const void *iv,
+                         size_t iv_len, const void *aad, size_t aad_len, const void *in, size_t in_len, void *out,
+                         void *tag_out, const void *tag_in, size_t tag_len) {
+    if (cipher == NULL || key == NULL || iv == NULL || iv_len == 0 || tag_len == 0 || tag_len > 16) return -1;
+    if ((aad_len > 0 && aad == NULL) || (in_len > 0 && (in == NULL || out == NULL))) return -1;
+    if (encrypt ? tag_out == NULL : tag_in == NULL) return -1;
+    unsigned char tag[16];
+    if (!encrypt) memcpy(tag, tag_in, tag_len);
+    int rc = iv_len > OSEC_GCM_EVP_MAX_IV
+        ? osec_aes_gcm_long_iv(encrypt, key, key_len, iv, iv_len, aad, aad_len, in, in_len, out, tag, tag_len)
+        : osec_gcm_evp(cipher, encrypt, key, iv, iv_len, aad, aad_len, in, in_len, out, tag, tag_len);
+    if (rc == 1 && encrypt) memcpy(tag_out, tag, tag_len);
+    if (rc != 1 && !encrypt && in_len > 0) OPENSSL_cleanse(out, in_len);
+    OPENSSL_cleanse(tag, sizeof tag);
+    return rc;
+}
+
+// MARK: Cached one-shot digests (CommonCrypto's CC_SHA256 & co.)
+
+// One EVP_MD_CTX per digest slot per thread, freed when the thread exits. Re-initialising a context with
+// EVP_DigestInit_ex costs less than EVP_Digest's allocate-initialise-free on every call, which dominates short
+// messages. The context keeps only the last digest's output state between calls.
+typedef struct {
+    EVP_MD_CTX *digest[OSEC_DIGEST_CACHE_SLOTS];
+} osec_thread_cache;
+
+static pthread_key_t osec_cache_key;
+static pthread_once_t osec_cache_once = PTHREAD_ONCE_INIT;
+static int osec_cache_key_ok = 0;
+
+static void osec_cache_free(void *pointer) {
+    osec_thread_cache *cache = pointer;
+    for (int i = 0; i < OSEC_DIGEST_CACHE_SLOTS; i++) EVP_MD_CTX_free(cache->digest[i]);
+    free(cache);
+}
+
+static void osec_cache_init(void) { osec_cache_key_ok = pthread_key_create(&osec_cache_key, osec_cache_free) == 0; }
+
+static osec_thread_cache *osec_thread_cache_get(void) {
+    if (pthread_once(&osec_cache_once, osec_cache_init) != 0 || !osec_cache_key_ok) return NULL;
+    osec_thread_cache *cache = pthread_getspecific(osec_cache_key);
+    if (cache == NULL) {
+        cache = calloc(1, sizeof *cache);
+        if (cache == NULL) return NULL;
+        if (pthread_setspecific(osec_cache_key, cache) != 0) {
+            free(cache);
+            return NULL;
+        }
+    }
+    return cache;
+}
+
+int osec_digest_cached(const void *md, int slot, const void *data, size_t len, void *out, unsigned int *out_len) {
+    static const unsigned char empty = 0;
+    EVP_MD_CTX *ctx = NULL;
+    int owned = 0;
+    if (slot >= 0 && slot < OSEC_DIGEST_CACHE_SLOTS) {
+        osec_thread_cache *cache = osec_thread_cache_get();
+        if (cache != NULL) {
+            if (cache->digest[slot] == NULL) cache->digest[slot] = EVP_MD_CTX_new();
+            ctx = cache->digest[slot];
+        }
+    }
+    if (ctx == NULL) {
+        ctx = EVP_MD_CTX_new();
+        owned = 1;
+        if (ctx == NULL) return 0;
+    }
+    int ok = EVP_DigestInit_ex(ctx, md, NULL) == 1 && EVP_DigestUpdate(ctx, len > 0 ? data : &empty, len) == 1
+          && EVP_DigestFinal_ex(ctx, out, out_len) == 1;
+    if (owned) EVP_MD_CTX_free(ctx);
+    return ok;
+}
+
+// MARK: Incremental HMAC (CommonCrypto's CCHmacInit/Update/Final)
+
+void *osec_hmac_ctx_new(const void *md, const void *key, size_t key_len) {
+    static const unsigned char empty = 0;
+    if (key_len > 0x7fffffff) return NULL;
+    HMAC_CTX *ctx = HMAC_CTX_new();
+    if (ctx == NULL) return NULL;
+    if (HMAC_Init_ex(ctx, key_len > 0 ? key : &empty, (int)key_len, md, NULL) != 1) {
+        HMAC_CTX_free(ctx);
+        return NULL;
+    }
+    return ctx;
+}
+
+int osec_hmac_ctx_update(void *ctx, const void *data, size_t len) {
+    static const unsigned char empty = 0;
+    return HMAC_Update(ctx, len > 0 ? data : &empty, len) == 1;
+}
+
+int osec_hmac_ctx_final(void *ctx, void *out, unsigned int *out_len) { return HMAC_Final(ctx, out, out_len) == 1; }
+
+void *osec_hmac_ctx_dup(const void *ctx) {
+    HMAC_CTX *copy = HMAC_CTX_new();
+    if (copy == NULL) return NULL;
+    if (HMAC_CTX_copy(copy, (HMAC_CTX *)ctx) != 1) {
+        HMAC_CTX_free(copy);
+        return NULL;
+    }
+    return copy;
+}
+
+void osec_hmac_ctx_free(void *ctx) { HMAC_CTX_free(ctx); }

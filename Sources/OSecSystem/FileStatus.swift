@@ -25,7 +25,7 @@ package struct FileIdentity: Hashable, Sendable, CustomStringConvertible {
 package struct FileStatus: Sendable, Equatable {
     /// The file's type.
     package enum Kind: Sendable, Equatable {
-        case regular, directory, symbolicLink, other
+        case regular, directory, symbolicLink, socket, other
     }
 
     /// Device and inode.
@@ -38,9 +38,32 @@ package struct FileStatus: Sendable, Equatable {
     package let kind: Kind
     /// The size in bytes.
     package let size: Int64
+    /// The modification time (`st_mtim`): seconds and nanoseconds since the epoch.
+    package let modificationSeconds: Int
+    package let modificationNanoseconds: Int
 
     /// Permission bits granting anything to the group or to other users (`0o077` of ``permissions``).
     package var groupOrOtherPermissions: UInt16 { permissions & 0o077 }
+
+    /// A status from its parts (for checks that are tested without a file).
+    package init(
+        identity: FileIdentity, owner: UInt32, permissions: UInt16, kind: Kind, size: Int64 = 0,
+        modificationSeconds: Int = 0, modificationNanoseconds: Int = 0
+    ) {
+        self.identity = identity
+        self.owner = owner
+        self.permissions = permissions
+        self.kind = kind
+        self.size = size
+        self.modificationSeconds = modificationSeconds
+        self.modificationNanoseconds = modificationNanoseconds
+    }
+
+    /// The status of `path` without following a final symbolic link; `nil` when it does not exist or cannot be
+    /// examined.
+    package static func of(_ path: String) -> FileStatus? {
+        (try? POSIXFiles.linkStatus(path)) ?? nil
+    }
 
     init(_ raw: stat) {
         identity = FileIdentity(device: UInt64(raw.st_dev), inode: UInt64(raw.st_ino))
@@ -50,8 +73,11 @@ package struct FileStatus: Sendable, Equatable {
         case S_IFREG: kind = .regular
         case S_IFDIR: kind = .directory
         case S_IFLNK: kind = .symbolicLink
+        case S_IFSOCK: kind = .socket
         default: kind = .other
         }
         size = Int64(raw.st_size)
+        modificationSeconds = Int(raw.st_mtim.tv_sec)
+        modificationNanoseconds = Int(raw.st_mtim.tv_nsec)
     }
 }

@@ -1,20 +1,37 @@
 import Foundation
 import Security
 
-/// getopt-style parsing of one command's arguments: `-x value` options, `-x` flags and trailing operands.
+/// getopt-style parsing of one command's arguments: `-x value` options, `-x` flags and operands, as macOS's
+/// `security` reads them (BSD getopt), with two additions: options may also follow operands
+/// (`import file -k kc`), and `--json` selects JSON output on the listing commands.
 struct CommandOptions {
+    /// The last value of each valued option.
     var values: [Character: String] = [:]
+    /// Every value of each valued option, in order (`-c a -c b`).
+    var allValues: [Character: [String]] = [:]
     var flags: Set<Character> = []
+    /// How often each flag was given (`-v -v`).
+    var flagCounts: [Character: Int] = [:]
     var operands: [String] = []
-    /// Options given last without their value (`-w` at the end means "prompt for it").
+    /// Valued options given last without their value (`-w` at the end means "prompt for it").
     var valueMissing: Set<Character> = []
+    /// `--json` (or its short form, for commands where macOS gives the letter no meaning).
+    var json = false
 
-    struct UsageError: Error { let message: String }
+    /// Why the arguments are not acceptable; the command then prints its usage and exits with 2.
+    struct UsageError: Error {
+        /// What to print before the usage (`nil`: just the usage, as for `-h`).
+        let message: String?
+    }
 
     /// - Parameters:
     ///   - valued: option letters that take a value; `flags`: letters that do not.
     ///   - promptable: valued options that may end the command line without a value.
-    init(_ arguments: [String], valued: String, flags allowedFlags: String, promptable: String = "") throws {
+    ///   - jsonLetter: the short form of `--json` for this command, if it has one.
+    init(
+        _ arguments: [String], valued: String, flags allowedFlags: String, promptable: String = "",
+        jsonLetter: Character? = nil
+    ) throws(UsageError) {
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -22,8 +39,12 @@ struct CommandOptions {
                 operands += arguments[(index + 1)...]
                 break
             }
-            // options may follow operands (`import file -k kc`)
-            guard argument.hasPrefix("-"), argument.count >= 2 else {
+            if argument == "--json" {
+                json = true
+                index += 1
+                continue
+            }
+            guard argument.hasPrefix("-"), argument.count >= 2, !argument.hasPrefix("--") else {
                 operands.append(argument)
                 index += 1
                 continue
@@ -32,19 +53,28 @@ struct CommandOptions {
             while !letters.isEmpty {
                 let letter = letters.removeFirst()
                 if valued.contains(letter) {
+                    let value: String
                     if !letters.isEmpty {
-                        values[letter] = String(letters)
+                        value = String(letters)
                         letters = []
                     } else if index + 1 < arguments.count {
                         index += 1
-                        values[letter] = arguments[index]
+                        value = arguments[index]
                     } else if promptable.contains(letter) {
                         valueMissing.insert(letter)
+                        continue
                     } else {
-                        throw UsageError(message: "option -\(letter) requires an argument")
+                        throw UsageError(message: "option requires an argument -- \(letter)")
                     }
+                    values[letter] = value
+                    allValues[letter, default: []].append(value)
                 } else if allowedFlags.contains(letter) {
                     flags.insert(letter)
+                    flagCounts[letter, default: 0] += 1
+                } else if letter == jsonLetter {
+                    json = true
+                } else if letter == "h" {
+                    throw UsageError(message: nil)
                 } else {
                     throw UsageError(message: "illegal option -- \(letter)")
                 }
@@ -52,33 +82,44 @@ struct CommandOptions {
             index += 1
         }
     }
-}
 
-extension CommandOptions {
-    /// The command's options, or nil after printing the usage error (the caller exits with 2).
+    /// The command's options, or nil after printing the option error (the command then returns 2, which prints
+    /// its usage).
     static func parse(
-        _ command: String, _ arguments: [String], valued: String, flags: String,
-        promptable: String = ""
+        _ arguments: [String], valued: String, flags: String, promptable: String = "", jsonLetter: Character? = nil
     ) -> CommandOptions? {
         do {
-            return try CommandOptions(arguments, valued: valued, flags: flags, promptable: promptable)
+            return try CommandOptions(
+                arguments, valued: valued, flags: flags, promptable: promptable, jsonLetter: jsonLetter)
         } catch {
-            _ = ToolOutput.usage(command, (error as? UsageError)?.message ?? "\(error)")
+            if let message = error.message { ToolOutput.error(message) }
             return nil
         }
     }
+
+    /// `true` when there are more operands than `maximum` (macOS treats extra operands as a usage error).
+    func hasExtraOperands(beyond maximum: Int) -> Bool { operands.count > maximum }
 }
 
 /// Output and error conventions shared by the commands (modelled on macOS security(1)).
 enum ToolOutput {
-    /// A usage error: `security: <command>: <message>`, exit code 2.
-    static func usage(_ command: String, _ message: String) -> Int32 {
-        error("\(command): \(message)")
-        return 2
+    /// The exit status that makes the dispatcher print the command's usage (macOS's `SHOW_USAGE_MESSAGE`).
+    static let usageStatus: Int32 = 2
+
+    /// Prints `security: <message>` and returns the usage status.
+    static func usage(_ message: String) -> Int32 {
+        error(message)
+        return usageStatus
     }
 
+    /// `security: <message>` on standard error.
     static func error(_ message: String) {
         FileHandle.standardError.write(Data("security: \(message)\n".utf8))
+    }
+
+    /// A line on standard error, as is.
+    static func standardError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
     /// macOS exits with the OSStatus's low byte (errSecItemNotFound → 44, errSecDuplicateItem → 45).
@@ -86,17 +127,20 @@ enum ToolOutput {
         Int32(UInt32(bitPattern: status) & 0xFF)
     }
 
+    /// The message of an OSStatus (`SecCopyErrorMessageString`).
+    static func message(_ status: OSStatus) -> String {
+        (SecCopyErrorMessageString(status, nil) as String?) ?? "error \(status)"
+    }
+
     /// Reports a failed call as macOS does: `security: <call>: <message>` and the status's exit code.
     static func fail(_ call: String, _ status: OSStatus) -> Int32 {
-        let message = (SecCopyErrorMessageString(status, nil) as String?) ?? "error \(status)"
-        error("\(call): \(message)")
+        error("\(call): \(message(status))")
         return exitCode(status)
     }
 
-    /// A line read from standard input (for options given last without a value, where macOS would prompt).
-    static func readSecretLine(prompt: String) -> String? {
-        FileHandle.standardError.write(Data(prompt.utf8))
-        return readLine(strippingNewline: true)
+    /// Writes `data` to standard output as is.
+    static func write(_ data: Data) {
+        FileHandle.standardOutput.write(data)
     }
 }
 
@@ -136,5 +180,44 @@ enum KeychainOperand {
         var keychain: SecKeychain?
         guard SecKeychainOpen(path(for: operand), &keychain) == errSecSuccess else { return nil }
         return keychain
+    }
+
+    /// The exit status for a keychain operand that names no keychain (errSecNoSuchKeychain & 0xFF).
+    static let missingStatus = ToolOutput.exitCode(errSecNoSuchKeychain)
+
+    /// The keychain an operand names, or `nil` after reporting `errSecNoSuchKeychain` as macOS does (the caller
+    /// exits with ``missingStatus``).
+    static func existing(_ operand: String, call: String) -> SecKeychain? {
+        let path = path(for: operand)
+        guard FileManager.default.fileExists(atPath: path), let keychain = open(operand) else {
+            _ = ToolOutput.fail("\(call) \(operand)", errSecNoSuchKeychain)
+            return nil
+        }
+        return keychain
+    }
+
+    /// The search list (the keychains searched when a command names none), with their paths.
+    static func searchList() -> [(keychain: SecKeychain, path: String)] {
+        var list: CFArray?
+        guard SecKeychainCopySearchList(&list) == errSecSuccess else { return [] }
+        return ((list as? [AnyObject]) ?? []).compactMap { $0 as? SecKeychain }.map { ($0, path(of: $0)) }
+    }
+
+    /// The keychains named by the operands (with their paths), or the search list when there are none.
+    static func keychains(_ operands: [String]) -> [(keychain: SecKeychain, path: String)] {
+        if operands.isEmpty { return searchList() }
+        return operands.compactMap { operand in open(operand).map { ($0, path(for: operand)) } }
+    }
+
+    /// `SecItemCopyMatching` of `query` in one keychain: the result, `nil` when nothing matches there (or the
+    /// keychain is gone, so that a search moves on to the next one), or the failure's status.
+    static func copyMatching(_ query: [String: Any], in keychain: SecKeychain) -> Result<CFTypeRef?, OSStatusError> {
+        var scoped = query
+        scoped[kSecUseKeychain as String] = keychain
+        var result: CFTypeRef?
+        let status = SecItemCopyMatching(scoped as CFDictionary, &result)
+        if status == errSecItemNotFound || status == errSecNoSuchKeychain { return .success(nil) }
+        guard status == errSecSuccess else { return .failure(OSStatusError(status)) }
+        return .success(result)
     }
 }

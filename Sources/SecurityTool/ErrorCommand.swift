@@ -4,10 +4,7 @@ import Security
 /// `security error <code…>`: prints `Error: 0x%08X <decimal> <message>` for each code, exit 1 (as macOS).
 enum ErrorCommand {
     static func run(_ arguments: [String]) -> Int32 {
-        guard !arguments.isEmpty else {
-            FileHandle.standardError.write(Data("Usage: security error <error code> ...\n".utf8))
-            return 2
-        }
+        guard !arguments.isEmpty else { return 2 }
         for argument in arguments {
             let value: Int64?
             if argument.lowercased().hasPrefix("0x") {

@@ -1,5 +1,4 @@
 import Foundation
-import OSecSystem
 import Security
 
 /// `sync-join`, `sync-leave`, `sync-status`, `sync-now` and `sync-agent`: the keychain's sync circle (see
@@ -8,11 +7,11 @@ import Security
 /// `OPENSECURITY_SYNC_PASSPHRASE_FILE`.
 enum SyncCommands {
     static func join(_ arguments: [String]) -> Int32 {
-        guard let options = CommandOptions.parse("sync-join", arguments, valued: "uc", flags: ""),
+        guard let options = CommandOptions.parse(arguments, valued: "uc", flags: ""),
             options.operands.count <= 1
         else { return 2 }
         guard let url = options.values["u"], let circle = options.values["c"] else {
-            return ToolOutput.usage("sync-join", "-u URL and -c circle are required")
+            return ToolOutput.usage("sync-join: -u URL and -c circle are required")
         }
         guard let passphrase = readPassphrase() else {
             ToolOutput.error("sync-join: no passphrase given")
@@ -28,7 +27,7 @@ enum SyncCommands {
     }
 
     static func leave(_ arguments: [String]) -> Int32 {
-        guard let options = CommandOptions.parse("sync-leave", arguments, valued: "", flags: ""),
+        guard let options = CommandOptions.parse(arguments, valued: "", flags: ""),
             options.operands.count <= 1
         else { return 2 }
         do { try OpenSecuritySync.leave(keychain: keychain(options)) } catch { return fail("sync-leave", error) }
@@ -36,7 +35,7 @@ enum SyncCommands {
     }
 
     static func now(_ arguments: [String]) -> Int32 {
-        guard let options = CommandOptions.parse("sync-now", arguments, valued: "", flags: ""),
+        guard let options = CommandOptions.parse(arguments, valued: "", flags: ""),
             options.operands.count <= 1
         else { return 2 }
         do { try OpenSecuritySync.syncNow(keychain: keychain(options)) } catch { return fail("sync-now", error) }
@@ -44,24 +43,21 @@ enum SyncCommands {
     }
 
     static func agent(_ arguments: [String]) -> Int32 {
-        guard let options = CommandOptions.parse("sync-agent", arguments, valued: "", flags: ""),
+        guard let options = CommandOptions.parse(arguments, valued: "", flags: ""),
             options.operands.count <= 1
         else { return 2 }
         do { try OpenSecuritySync.runAgent(keychain: keychain(options)) } catch { return fail("sync-agent", error) }
     }
 
     static func status(_ arguments: [String]) -> Int32 {
-        let json = arguments.contains("--json")
-        guard
-            let options = CommandOptions.parse(
-                "sync-status", arguments.filter { $0 != "--json" }, valued: "", flags: "j"),
+        guard let options = CommandOptions.parse(arguments, valued: "", flags: "", jsonLetter: "j"),
             options.operands.count <= 1
         else { return 2 }
         let status: OpenSecuritySync.Status
         do { status = try OpenSecuritySync.status(keychain: keychain(options)) } catch {
             return fail("sync-status", error)
         }
-        if json || options.flags.contains("j") {
+        if options.json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             encoder.dateEncodingStrategy = .iso8601
@@ -98,11 +94,9 @@ enum SyncCommands {
         if let file = ProcessInfo.processInfo.environment["OPENSECURITY_SYNC_PASSPHRASE_FILE"], !file.isEmpty {
             return (try? Data(contentsOf: URL(fileURLWithPath: file))).flatMap { $0.isEmpty ? nil : $0 }
         }
-        let line =
-            POSIXProcesses.standardInputIsTerminal
-            ? POSIXProcesses.readLineWithoutEcho(prompt: "passphrase for the sync circle: ")
-            : readLine(strippingNewline: true)
-        guard let line, !line.isEmpty else { return nil }
+        guard case .secret(let line) = Prompt.secret("passphrase for the sync circle: "), !line.isEmpty else {
+            return nil
+        }
         return Data(line.utf8)
     }
 

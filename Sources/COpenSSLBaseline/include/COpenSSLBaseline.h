@@ -29,6 +29,9 @@ double osec_baseline_p256_public_decode_fromdata(double seconds);
 #include "COpenSSLPKCS12Baseline.h"
 #include "COpenSSLX509Baseline.h"
 #include "COpenSSLTrustBaseline.h"
+#include "COpenSSLCommonCryptoBaseline.h"
+#include "COpenSSLSecKeyBaseline.h"
+#include "COpenSSLTLSBaseline.h"
 #include "COpenSSLSyncBaseline.h"
 
 #endif

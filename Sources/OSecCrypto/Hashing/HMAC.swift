@@ -29,3 +29,21 @@ package enum HMAC {
         }
     }
 }
+
+extension HMAC {
+    /// HMAC of `count` bytes at `data` under `keyCount` bytes at `key`, written to `output`
+    /// (``DigestAlgorithm/outputSize`` bytes), for callers holding C buffers (CommonCrypto's `CCHmac`).
+    /// `key` and `data` may be nil when their counts are 0. Returns false only if OpenSSL fails.
+    package static func authenticate(
+        _ algorithm: DigestAlgorithm, key: UnsafeRawPointer?, keyCount: Int, data: UnsafeRawPointer?, count: Int,
+        into output: UnsafeMutableRawPointer
+    ) -> Bool {
+        guard keyCount >= 0, count >= 0, let md = try? algorithm.fetched() else { return false }
+        var length: UInt32 = 0
+        guard osec_hmac(UnsafeRawPointer(md), key, keyCount, data, count, output, &length) == 1 else {
+            OpenSSLErrorQueue.clear()
+            return false
+        }
+        return Int(length) == algorithm.outputSize
+    }
+}

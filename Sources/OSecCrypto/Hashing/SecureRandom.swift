@@ -19,3 +19,19 @@ package enum SecureRandom {
         }
     }
 }
+
+extension SecureRandom {
+    /// Fills `count` bytes at `output` with random bytes (RAND_bytes, in chunks of at most ``maximumCount``),
+    /// for callers holding C buffers (CommonCrypto's `CCRandomGenerateBytes`).
+    package static func fill(_ output: UnsafeMutableRawPointer, count: Int) throws(CryptoError) {
+        guard count >= 0 else { throw CryptoError(.invalidParameter, "negative random byte count") }
+        var offset = 0
+        while offset < count {
+            let chunk = Swift.min(count - offset, maximumCount)
+            try ossl(
+                RAND_bytes(output.advanced(by: offset).assumingMemoryBound(to: UInt8.self), Int32(chunk)),
+                "RAND_bytes")
+            offset += chunk
+        }
+    }
+}

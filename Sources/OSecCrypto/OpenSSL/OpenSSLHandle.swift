@@ -68,4 +68,10 @@ final class LegacyLibraryContext: @unchecked Sendable {
         guard let context else { return FetchedAlgorithm(name: name, raw: nil) }
         return FetchedAlgorithm(name: name, raw: EVP_CIPHER_fetch(context, name, nil))
     }
+
+    /// Fetches a digest from the legacy context.
+    func fetchDigest(_ name: String) -> FetchedAlgorithm {
+        guard let context else { return FetchedAlgorithm(name: name, raw: nil) }
+        return FetchedAlgorithm(name: name, raw: EVP_MD_fetch(context, name, nil))
+    }
 }

@@ -84,10 +84,14 @@ final class KeyRing: @unchecked Sendable {  // sendable: mutable state guarded b
         return classKeys[protectionClass] != nil
     }
 
-    /// Throws `interactionNotAllowed` unless the key of `protectionClass` is in memory (checked before a write
-    /// transaction starts, so a locked keychain refuses an add without taking the write lock).
+    /// Throws `interactionNotAllowed` unless the key of `protectionClass` is in memory or held by the keychain agent
+    /// (checked before a write transaction starts, so a locked keychain refuses an add without taking the write
+    /// lock).
     func requireKey(_ protectionClass: ProtectionClass) throws(KeychainStoreError) {
-        guard hasKey(protectionClass) else {
+        guard
+            hasKey(protectionClass)
+                || KeychainAgentLink.borrowedKey(keychainID: keychainID, protectionClass: protectionClass) != nil
+        else {
             throw KeychainStoreError(
                 .interactionNotAllowed, "the keychain is locked (protection class \(protectionClass.rawValue))")
         }
@@ -107,6 +111,13 @@ final class KeyRing: @unchecked Sendable {  // sendable: mutable state guarded b
         defer { lock.unlock() }
         if let cipher = classCiphers[protectionClass] { return cipher }
         guard let key = classKeys[protectionClass] else {
+            // Locked in this process: the keychain agent may hold the key (unlocked by another process). Not
+            // cached, so that a lock from any process takes effect here at once.
+            if let borrowed = KeychainAgentLink.borrowedKey(keychainID: keychainID, protectionClass: protectionClass) {
+                do { return try AESGCMKey(key: borrowed.bytes) } catch {
+                    throw KeychainStoreError(.internal, "preparing the class key failed", underlying: error)
+                }
+            }
             throw KeychainStoreError(
                 .interactionNotAllowed,
                 "the keychain is locked (protection class \(protectionClass.rawValue))")
@@ -150,6 +161,15 @@ final class KeyRing: @unchecked Sendable {  // sendable: mutable state guarded b
     ) throws(KeychainStoreError) -> Data {
         try AEADBox.open(
             blob, cipher: try classCipher(protectionClass), aad: associatedData, failure: .integrityCheckFailed)
+    }
+
+    /// The class keys an unlock installed (WhenUnlocked and AfterFirstUnlock), for the keychain agent; `nil`
+    /// while locked.
+    func unlockedClassKeys() -> [ProtectionClass: Data]? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard master != nil, let a = classKeys[.whenUnlocked], let c = classKeys[.afterFirstUnlock] else { return nil }
+        return [.whenUnlocked: a.bytes, .afterFirstUnlock: c.bytes]
     }
 
     /// Associated data for wrapping a key of the given purpose (`"master/password"`, `"class/A"`, …).

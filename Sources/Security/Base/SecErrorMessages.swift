@@ -11,11 +11,13 @@ public func SecCopyErrorMessageString(_ status: OSStatus, _ reserved: UnsafeMuta
 }
 
 enum SecErrorMessages {
-    static func text(for status: OSStatus) -> String? { table[status] }
+    static func text(for status: OSStatus) -> String? {
+        table[status] ?? SecureTransportErrorMessages.text(for: status)
+    }
 
     /// Text for a status, falling back to a generic message naming the number.
     static func describe(_ status: OSStatus) -> String {
-        table[status] ?? "OSStatus \(status)"
+        text(for: status) ?? "OSStatus \(status)"
     }
 
     /// The comments of Apple's SecBase.h, which are the texts Apple's `SecCopyErrorMessageString` returns.

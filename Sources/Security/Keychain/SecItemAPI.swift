@@ -69,27 +69,38 @@ enum SecItemOperations {
         let items = try SecItemRefs.newItems(for: query)
         let added = try SecItemStore.writing(in: keychain) { try $0.add(contentsOf: items) }
         guard query.returnCount > 0, let first = added.first else { return nil }
-        let found = SecItemStore.found(first, in: keychain, itemClass: SecItemClass(first.itemClass))
+        let found = SecItemStore.found(first, in: keychain, itemClass: query.itemClass)
         return try SecItemStore.shape([found], query, itemClass: query.itemClass, single: true)
     }
 
     static func copyMatching(_ query: SecItemQuery) throws -> AnyObject? {
         guard let storeClass = query.itemClass.storeClass else { return try SecItemIdentities.copyMatching(query) }
-        let limit = SecItemStore.limit(query)
-        if query.returnData && query.returnCount == 1 && query.certificateFilter == nil {
-            return try copyData(query, storeClass: storeClass, limit: limit)
+        // `kSecReturnData` alone (the most common lookup) wants the secrets only: no attribute dictionaries,
+        // refs or persistent refs are built for the found items.
+        let dataOnly = query.returnData && query.returnCount == 1 && query.certificateFilter == nil
+        let keychains = try SecItemStore.keychains(for: query)
+        var storeQuery = try SecItemStore.storeQuery(query, itemClass: storeClass)
+        storeQuery.includesAttributes = !dataOnly && (query.returnAttributes || query.returnRef)
+        var batches = try find(storeQuery, in: keychains, limit: SecItemStore.limit(query))
+        if dataOnly {
+            guard !batches.isEmpty else { throw notFound(query) }
+            // Opened in place (`batches[b].items[i].secret?.open()`): copying each item out first would retain
+            // and release every field it holds.
+            func data(_ batch: Int, _ index: Int) throws -> NSData {
+                try mapStoreError { try batches[batch].items[index].secret?.open() }.map { $0 as NSData } ?? NSData()
+            }
+            if query.matchLimit == .one { return try data(0, 0) }
+            var all: [NSData] = []
+            for batch in batches.indices {
+                for index in batches[batch].items.indices { all.append(try data(batch, index)) }
+            }
+            return all as NSArray
         }
         var found: [SecItemStore.Found] = []
-        let keychains = try SecItemStore.keychains(for: query)
-        for keychain in keychains {
-            var storeQuery = try SecItemStore.storeQuery(query, itemClass: storeClass, attributes: query.attributes)
-            storeQuery.limit = limit.map { $0 - found.count }
-            storeQuery.includesAttributes = query.returnAttributes || query.returnRef
-            let store = try keychain.store()
-            let items = try mapStoreError { try store.find(storeQuery) }
-            found += items.map { SecItemStore.found($0, in: keychain, itemClass: query.itemClass) }
-            if let limit, found.count >= limit { break }
+        for batch in batches {
+            found += batch.items.map { SecItemStore.found($0, in: batch.keychain, itemClass: query.itemClass) }
         }
+        batches = []
         if let filter = query.certificateFilter {
             let others =
                 filter.needsKeychainCertificates ? try SecItemCertificateFilter.certificates(in: keychains) : []
@@ -99,35 +110,32 @@ enum SecItemOperations {
             }
             if let wanted = SecItemStore.resultLimit(query) { found = Array(found.prefix(wanted)) }
         }
-        guard !found.isEmpty else {
-            throw SecError(errSecItemNotFound, "no \(query.itemClass.rawValue) item matches the query")
-        }
+        guard !found.isEmpty else { throw notFound(query) }
         return try SecItemStore.shape(found, query, itemClass: query.itemClass, single: query.matchLimit == .one)
     }
 
-    /// `kSecReturnData` alone (the most common lookup): the secrets only, without building attribute
-    /// dictionaries, refs or persistent refs for the found items. Same results and errors as the general path.
-    private static func copyData(_ query: SecItemQuery, storeClass: ItemClass, limit: Int?) throws -> AnyObject? {
-        var found: [KeychainItem] = []
-        for keychain in try SecItemStore.keychains(for: query) {
-            var storeQuery = try SecItemStore.storeQuery(query, itemClass: storeClass, attributes: query.attributes)
-            storeQuery.limit = limit.map { $0 - found.count }
-            storeQuery.includesAttributes = false
+    /// The one find loop: `storeQuery` in each keychain in turn until `limit` items are found. Returns the
+    /// non-empty batches, each with the keychain it came from.
+    private static func find(
+        _ storeQuery: ItemQuery, in keychains: [SecKeychain], limit: Int?
+    ) throws -> [(keychain: SecKeychain, items: [KeychainItem])] {
+        var batches: [(keychain: SecKeychain, items: [KeychainItem])] = []
+        var storeQuery = storeQuery
+        var count = 0
+        for keychain in keychains {
+            storeQuery.limit = limit.map { $0 - count }
             let store = try keychain.store()
             let items = try mapStoreError { try store.find(storeQuery) }
-            if found.isEmpty { found = items } else { found += items }
-            if let limit, found.count >= limit { break }
+            guard !items.isEmpty else { continue }
+            batches.append((keychain, items))
+            count += items.count
+            if let limit, count >= limit { break }
         }
-        guard !found.isEmpty else {
-            throw SecError(errSecItemNotFound, "no \(query.itemClass.rawValue) item matches the query")
-        }
-        // Opened in place (`found[i].secret?.open()`): copying each item out first would retain and release
-        // every field it holds.
-        func data(_ index: Int) throws -> NSData {
-            try mapStoreError { try found[index].secret?.open() }.map { $0 as NSData } ?? NSData()
-        }
-        if query.matchLimit == .one { return try data(0) }
-        return try found.indices.map { try data($0) } as NSArray
+        return batches
+    }
+
+    private static func notFound(_ query: SecItemQuery) -> SecError {
+        SecError(errSecItemNotFound, "no \(query.itemClass.rawValue) item matches the query")
     }
 
     static func update(_ query: SecItemQuery, _ attributesToUpdate: AttributeDictionary) throws {
@@ -136,63 +144,60 @@ enum SecItemOperations {
         guard !hasNonStringKeys else { throw SecError.param("attribute keys must be strings") }
         var changes = ItemChanges()
         for (key, value) in updates {
-            if key == kSecValueData as String {
+            switch SecItemKeyTable.kind(of: key) {
+            case .value(.data):
                 guard let data = AttributeDictionary.dataValue(value) else {
                     throw SecError.param("kSecValueData must be data")
                 }
                 changes.secret = data
-                continue
-            }
-            if key == QueryKeys.accessControl {
+            case .accessControl:
                 guard let control = value as? SecAccessControl else {
                     throw SecError.param("kSecAttrAccessControl must be a SecAccessControl")
                 }
-                changes.accessibility = try SecItemStore.accessibility(
-                    for: .string(control.protection), itemClass: query.itemClass.storeClass ?? .key)
-                changes.attributes["accc"] = .data(control.storedForm)
-                continue
-            }
-            guard key.utf8.count == 4, let kind = SecItemSchema.kind(of: key, in: query.itemClass) else {
-                throw SecError(
-                    errSecNoSuchAttr,
-                    "\(key) cannot be updated: not an attribute of class \(query.itemClass.rawValue) (the class "
-                        + "never changes)"
-                )
-            }
-            guard let normalized = AttributeValue(caller: value, kind: kind) else {
-                throw SecError.param("attribute \(key) has a value of the wrong type")
-            }
-            switch key {
-            case "agrp": changes.accessGroup = try SecItemStore.accessGroup(for: normalized)
-            case "pdmn":
-                changes.accessibility = try SecItemStore.accessibility(
-                    for: normalized, itemClass: query.itemClass.storeClass ?? .key)
-            case "sync": changes.isSynchronizable = (normalized.integerValue ?? 0) != 0
-            case "cdat", "mdat": throw SecError(errSecReadOnlyAttr, "\(key) is maintained by the keychain")
-            default: changes.attributes[key] = normalized
+                changes.accessibility = try SecItemStore.accessibility(.string(control.protection))
+                changes.attributes[QueryKeys.accessControl] = .data(control.storedForm)
+            case .attribute(let attribute):
+                guard let kind = attribute.kind(in: query.itemClass) else { throw notUpdatable(key, query) }
+                guard let normalized = AttributeValue(caller: value, kind: kind) else {
+                    throw SecError.param("attribute \(key) has a value of the wrong type")
+                }
+                switch attribute.engineField {
+                case .accessGroup: changes.accessGroup = try SecItemStore.accessGroup(for: normalized)
+                case .accessibility: changes.accessibility = try SecItemStore.accessibility(normalized)
+                case .synchronizable: changes.isSynchronizable = (normalized.integerValue ?? 0) != 0
+                case .creationDate, .modificationDate:
+                    throw SecError(errSecReadOnlyAttr, "\(key) is maintained by the keychain")
+                case nil: changes.attributes[key] = normalized
+                }
+            default:
+                throw notUpdatable(key, query)
             }
         }
         guard let storeClass = query.itemClass.storeClass else { return try SecItemIdentities.update(query, changes) }
+        let keychains = try SecItemStore.keychains(for: query)
+        let storeQuery = try SecItemStore.storeQuery(query, itemClass: storeClass)
         var total = 0
-        for keychain in try SecItemStore.keychains(for: query) {
-            let storeQuery = try SecItemStore.storeQuery(query, itemClass: storeClass, attributes: query.attributes)
+        for keychain in keychains {
             total += try SecItemStore.writing(in: keychain) { try $0.update(storeQuery, with: changes) }
         }
-        guard total > 0 else {
-            throw SecError(errSecItemNotFound, "no \(query.itemClass.rawValue) item matches the query")
-        }
+        guard total > 0 else { throw notFound(query) }
+    }
+
+    private static func notUpdatable(_ key: String, _ query: SecItemQuery) -> SecError {
+        SecError(
+            errSecNoSuchAttr,
+            "\(key) cannot be updated: not an attribute of class \(query.itemClass.rawValue) (the class never changes)")
     }
 
     static func delete(_ query: SecItemQuery) throws {
         let query = try narrowedByCertificateFilter(query)
         guard let storeClass = query.itemClass.storeClass else { return try SecItemIdentities.delete(query) }
+        let keychains = try SecItemStore.keychains(for: query)
+        let storeQuery = try SecItemStore.storeQuery(query, itemClass: storeClass)
         var total = 0
-        for keychain in try SecItemStore.keychains(for: query) {
-            let storeQuery = try SecItemStore.storeQuery(query, itemClass: storeClass, attributes: query.attributes)
+        for keychain in keychains {
             total += try SecItemStore.writing(in: keychain) { try $0.delete(storeQuery) }
         }
-        guard total > 0 else {
-            throw SecError(errSecItemNotFound, "no \(query.itemClass.rawValue) item matches the query")
-        }
+        guard total > 0 else { throw notFound(query) }
     }
 }

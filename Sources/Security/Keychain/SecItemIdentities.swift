@@ -4,18 +4,15 @@ import OSecKeychain
 /// The identity class (reference §3): not stored, but the join of a certificate and the private key whose
 /// `klbl` equals the certificate's `pkhh`. An identity query may use attributes of both.
 enum SecItemIdentities {
-    /// Splits an identity query's attributes into the certificate part and the key part; engine fields
-    /// (agrp, pdmn, sync) constrain both.
+    /// Splits an identity query's class attributes into the certificate part and the key part (the query's
+    /// engine fields, agrp, pdmn and sync, constrain both).
     static func split(
         _ attributes: [String: AttributeValue]
     ) -> (certificate: [String: AttributeValue], key: [String: AttributeValue]) {
         var certificate: [String: AttributeValue] = [:]
         var key: [String: AttributeValue] = [:]
         for (k, v) in attributes {
-            if SecItemSchema.engineFields[k] != nil {
-                certificate[k] = v
-                key[k] = v
-            } else if SecItemSchema.identityCertificateAttributes.contains(k) {
+            if SecItemSchema.identityCertificateAttributes.contains(k) {
                 certificate[k] = v
             } else {
                 key[k] = v
@@ -58,6 +55,8 @@ enum SecItemIdentities {
         find.valueRef = nil
         find.valuePersistentRef = storedCertificate.map { SecPersistentRef.identityRef(certificate: $0.persistentRef) }
         if find.valuePersistentRef == nil {
+            // The certificate was there before: found by its identifying attributes alone, whatever its group.
+            find.engineFields = [:]
             find.attributes = SecItemCertificates.attributes(of: identity.certificate).filter {
                 ["issr", "slnr", "ctyp"].contains($0.key)
             }

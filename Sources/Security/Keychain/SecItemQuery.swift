@@ -10,8 +10,11 @@ struct SecItemQuery {
     enum Operation { case add, copyMatching, update, delete }
 
     var itemClass: SecItemClass
-    /// Attribute constraints / values keyed by Apple's 4-character keys, normalized.
+    /// Class attribute constraints / values keyed by Apple's 4-character keys, normalized (no engine fields).
     var attributes: [String: AttributeValue] = [:]
+    /// The engine fields given (agrp, pdmn, sync, cdat, mdat), normalized; kept apart from ``attributes``
+    /// because the storage engine keeps them as dedicated fields of an item.
+    var engineFields: [SecItemEngineField: AttributeValue] = [:]
     var matchLimit: MatchLimit = .one
     var returnData = false
     var returnAttributes = false
@@ -36,10 +39,6 @@ struct SecItemQuery {
     private var sawLegacyAccess = false
     /// The raw dictionary, for options handled by callers (e.g. kSecPrivateKeyAttrs on key generation).
     var raw: AttributeDictionary
-    /// Set when `attributes` holds one of the engine fields (agrp, pdmn, sync, cdat, mdat); lets the engine
-    /// query skip looking them up. Code that replaces `attributes` must keep it true when any may be present
-    /// (derived queries take subsets of the parsed attributes, so the parsed flag stays correct).
-    var hasEngineFieldAttributes = false
     /// Keys seen that some operations refuse (checked in `validate`).
     private var sawUseItemList = false
 
@@ -50,20 +49,26 @@ struct SecItemQuery {
     /// Parses `dictionary` for `operation`. Throws Apple's errSecParam / errSecNoSuchClass / errSecNoSuchAttr.
     ///
     /// Hot path of every SecItem call: the caller's dictionary is read in one pass over its storage (no
-    /// per-key lookups, which hash bridged strings), into a small array that is then applied in place.
+    /// per-key lookups, which hash bridged strings), each key's kind is looked up once in the key table
+    /// (``SecItemKeyTable``), and the entries are then applied in place.
     init(_ dictionary: NSDictionary?, for operation: Operation) throws {
         let entries = AttributeDictionary.stringKeyedEntries(dictionary)
         guard !entries.hasNonStringKeys else { throw SecError.param("query keys must be strings") }
         raw = AttributeDictionary(dictionary)
 
+        // The class decides how attributes are read, so it is found first (it may come from a reference).
+        var kinds: [SecItemQueryKey?] = []
+        kinds.reserveCapacity(entries.keys.count)
         var classValue: Any?
         var persistentRefValue: Any?
         var valueRefValue: Any?
         for index in entries.keys.indices {
-            switch entries.keys[index] {
-            case QueryKeys.class_: classValue = entries.values[index]
-            case QueryKeys.valuePersistentRef: persistentRefValue = entries.values[index]
-            case QueryKeys.valueRef: valueRefValue = entries.values[index]
+            let kind = SecItemKeyTable.kind(of: entries.keys[index])
+            kinds.append(kind)
+            switch kind {
+            case .itemClass: classValue = entries.values[index]
+            case .value(.persistentRef): persistentRefValue = entries.values[index]
+            case .value(.ref): valueRefValue = entries.values[index]
             default: break
             }
         }
@@ -94,7 +99,12 @@ struct SecItemQuery {
 
         attributes.reserveCapacity(entries.keys.count)
         for index in entries.keys.indices {
-            try apply(key: entries.keys[index], value: entries.values[index], operation: operation)
+            let key = entries.keys[index]
+            guard let kind = kinds[index] else {
+                if let error = SecItemKeyTable.unknownKeyError(key, in: itemClass) { throw error }
+                continue
+            }
+            try apply(kind, key: key, value: entries.values[index], operation: operation)
         }
         try validate(operation)
     }
@@ -105,11 +115,44 @@ struct SecItemQuery {
         return SecItemRefClassifier.itemClass(ofRef: ref)
     }
 
-    private mutating func apply(key: String, value: Any, operation: Operation) throws {
-        switch key {
-        case QueryKeys.class_, QueryKeys.valuePersistentRef:
+    private mutating func apply(_ kind: SecItemQueryKey, key: String, value: Any, operation: Operation) throws {
+        switch kind {
+        case .itemClass, .value(.persistentRef), .flag:
             return
-        case QueryKeys.sync:
+        case .attribute(let attribute):
+            try applyAttribute(attribute, key: key, value: value)
+        case .accessControl:
+            guard let control = value as? SecAccessControl else {
+                throw SecError.param("kSecAttrAccessControl must be a SecAccessControl")
+            }
+            accessControl = control
+        case .legacyAccess:
+            // macOS's legacy SecAccess (ACLs of the file keychain): accepted and not used; there is one keychain kind.
+            sawLegacyAccess = true
+        case .persistentReference:
+            throw SecError(
+                errSecNoSuchAttr, "kSecAttrPersistentReference is not a query attribute; use kSecValuePersistentRef")
+        case .match(let match):
+            try applyMatch(match, key, value)
+        case .returns(let which):
+            // macOS strips the return keys from SecItemUpdate and SecItemDelete queries (iOS refuses them);
+            // accepting what either accepts, they are validated and then have no effect there.
+            try applyReturn(which, key, value)
+            if operation == .update || operation == .delete { clearReturnKeys() }
+        case .use(let use):
+            try applyUse(use, value)
+        case .value(.data):
+            guard let d = AttributeDictionary.dataValue(value) else {
+                throw SecError.param("kSecValueData must be data")
+            }
+            valueData = d
+        case .value(.ref):
+            valueRef = value as AnyObject
+        }
+    }
+
+    private mutating func applyAttribute(_ attribute: SecItemAttributeKey, key: String, value: Any) throws {
+        if attribute.engineField == .synchronizable {
             if let s = AttributeDictionary.stringValue(value), s == QueryKeys.synchronizableAny {
                 synchronizableAny = true
                 return
@@ -117,67 +160,25 @@ struct SecItemQuery {
             guard let b = AttributeDictionary.boolValue(value) else {
                 throw SecError.param("kSecAttrSynchronizable must be a boolean or kSecAttrSynchronizableAny")
             }
-            attributes["sync"] = .integer(b ? 1 : 0)
-            hasEngineFieldAttributes = true
+            engineFields[.synchronizable] = .integer(b ? 1 : 0)
             return
-        case QueryKeys.accessControl:
-            guard let control = value as? SecAccessControl else {
-                throw SecError.param("kSecAttrAccessControl must be a SecAccessControl")
-            }
-            accessControl = control
-            return
-        case QueryKeys.access:
-            // macOS's legacy SecAccess (ACLs of the file keychain): accepted and not used; there is one keychain kind.
-            sawLegacyAccess = true
-            return
-        case QueryKeys.useDataProtectionKeychain:
-            // Accepted for source compatibility: there is one keychain kind.
-            return
-        case QueryKeys.useKeychainList:
-            // macOS's older name of kSecMatchSearchList: a keychain or an array of keychains.
-            guard let list = SecItemQuery.array(value) else {
-                keychains = [value as AnyObject]
-                return
-            }
-            keychains = list
-            return
-        case QueryKeys.persistentReference:
-            throw SecError(
-                errSecNoSuchAttr, "kSecAttrPersistentReference is not a query attribute; use kSecValuePersistentRef")
-        default:
-            break
         }
-        if key.utf8.count == 4 {
-            guard let (kind, isEngineField) = SecItemSchema.lookup(key, in: itemClass) else {
-                throw SecError(errSecNoSuchAttr, "attribute \(key) does not exist for class \(itemClass.rawValue)")
-            }
-            guard let normalized = AttributeValue(caller: value, kind: kind) else {
-                throw SecError.param("attribute \(key) has a value of the wrong type")
-            }
+        guard let kind = attribute.kind(in: itemClass) else {
+            throw SecError(errSecNoSuchAttr, "attribute \(key) does not exist for class \(itemClass.rawValue)")
+        }
+        guard let normalized = AttributeValue(caller: value, kind: kind) else {
+            throw SecError.param("attribute \(key) has a value of the wrong type")
+        }
+        if let field = attribute.engineField {
+            engineFields[field] = normalized
+        } else {
             attributes[key] = normalized
-            if isEngineField { hasEngineFieldAttributes = true }
-            return
-        }
-        switch key.utf8.first {
-        case UInt8(ascii: "m"):
-            try applyMatch(key, value)
-        case UInt8(ascii: "r"):
-            // macOS strips the return keys from SecItemUpdate and SecItemDelete queries (iOS refuses them);
-            // accepting what either accepts, they are validated and then have no effect there.
-            try applyReturn(key, value)
-            if operation == .update || operation == .delete { clearReturnKeys() }
-        case UInt8(ascii: "u"):
-            if key == QueryKeys.useItemList { sawUseItemList = true }
-            try applyUse(key, value)
-        case UInt8(ascii: "v"): try applyValue(key, value)
-        case UInt8(ascii: "f"): return
-        default: throw SecError.param("unknown query key \(key)")
         }
     }
 
-    private mutating func applyMatch(_ key: String, _ value: Any) throws {
-        switch key {
-        case kSecMatchLimit:
+    private mutating func applyMatch(_ match: SecItemQueryKey.Match, _ key: String, _ value: Any) throws {
+        switch match {
+        case .limit:
             if let s = AttributeDictionary.stringValue(value) {
                 if s == kSecMatchLimitOne as String {
                     matchLimit = .one
@@ -193,33 +194,29 @@ struct SecItemQuery {
             } else {
                 throw SecError.param("kSecMatchLimit must be a number, kSecMatchLimitOne or kSecMatchLimitAll")
             }
-        case kSecMatchCaseInsensitive, kSecMatchDiacriticInsensitive, kSecMatchWidthInsensitive:
+        case .insensitivity(let isCase):
             // Apple's data-protection keychain accepts these and matches byte-exactly anyway.
             guard let b = AttributeDictionary.boolValue(value) else { throw SecError.param("\(key) must be a boolean") }
-            if key == kSecMatchCaseInsensitive as String { caseInsensitive = b }
-        case kSecMatchItemList:
+            if isCase { caseInsensitive = b }
+        case .itemList:
             guard let list = SecItemQuery.array(value) else {
                 throw SecError.param("kSecMatchItemList must be an array")
             }
             matchItemList = list
-        case kSecMatchSearchList:
+        case .searchList:
             guard let list = SecItemQuery.array(value) else {
                 throw SecError.param("kSecMatchSearchList must be an array")
             }
             keychains = list
-        case kSecMatchIssuers, kSecMatchPolicy, kSecMatchValidOnDate,
-            kSecMatchTrustedOnly, kSecMatchEmailAddressIfPresent:
+        case .certificateFilter:
             guard itemClass == .certificate || itemClass == .identity else {
                 throw SecError(errSecUnimplemented, "\(key) applies to certificates and identities only")
             }
             var filter = certificateFilter ?? SecItemCertificateFilter()
             try filter.apply(key, value)
             certificateFilter = filter
-        case kSecMatchSubjectContains, kSecMatchSubjectStartsWith, kSecMatchSubjectEndsWith,
-            kSecMatchSubjectWholeString, kSecMatchHostOrSubdomainOfHost:
+        case .ignored:
             return  // ignored by Apple's data-protection keychain
-        default:
-            throw SecError.param("unknown match key \(key)")
         }
     }
 
@@ -230,7 +227,7 @@ struct SecItemQuery {
         returnPersistentRef = false
     }
 
-    private mutating func applyReturn(_ key: String, _ value: Any) throws {
+    private mutating func applyReturn(_ which: SecItemQueryKey.Return, _ key: String, _ value: Any) throws {
         let b: Bool
         if let n = value as? NSNumber {  // what bridged dictionaries hold; checked first (cheapest cast)
             b = n.boolValue
@@ -239,41 +236,27 @@ struct SecItemQuery {
         } else {
             throw SecError.param("\(key) must be a boolean")
         }
-        switch key {
-        case QueryKeys.returnData: returnData = b
-        case QueryKeys.returnAttributes: returnAttributes = b
-        case QueryKeys.returnRef: returnRef = b
-        case QueryKeys.returnPersistentRef: returnPersistentRef = b
-        default: throw SecError.param("unknown return key \(key)")
+        switch which {
+        case .data: returnData = b
+        case .attributes: returnAttributes = b
+        case .ref: returnRef = b
+        case .persistentRef: returnPersistentRef = b
         }
     }
 
-    private mutating func applyUse(_ key: String, _ value: Any) throws {
-        switch key {
-        case QueryKeys.useKeychain:
+    private mutating func applyUse(_ use: SecItemQueryKey.Use, _ value: Any) throws {
+        switch use {
+        case .keychain:
             if let keychain = value as? SecKeychain { keychains = [keychain] } else { keychains = [value as AnyObject] }
-        case kSecUseItemList:
+        case .itemList:
+            sawUseItemList = true
             guard let list = SecItemQuery.array(value) else { throw SecError.param("kSecUseItemList must be an array") }
             matchItemList = list
-        case kSecUseOperationPrompt, kSecUseNoAuthenticationUI, kSecUseAuthenticationUI,
-            kSecUseAuthenticationContext:
-            return  // no interactive authentication on a headless Linux keychain
-        default:
-            throw SecError.param("unknown use key \(key)")
-        }
-    }
-
-    private mutating func applyValue(_ key: String, _ value: Any) throws {
-        switch key {
-        case QueryKeys.valueData:
-            guard let d = AttributeDictionary.dataValue(value) else {
-                throw SecError.param("kSecValueData must be data")
-            }
-            valueData = d
-        case QueryKeys.valueRef:
-            valueRef = value as AnyObject
-        default:
-            throw SecError.param("unknown value key \(key)")
+        case .keychainList:
+            // macOS's older name of kSecMatchSearchList: a keychain or an array of keychains.
+            keychains = SecItemQuery.array(value) ?? [value as AnyObject]
+        case .dataProtectionKeychain, .authentication:
+            return  // one keychain kind; no interactive authentication on a headless Linux keychain
         }
     }
 
@@ -305,14 +288,15 @@ struct SecItemQuery {
         if sawLegacyAccess {
             throw SecError.param("conflicting kSecAttrAccess and kSecAttrAccessControl attributes")
         }
-        if let given = attributes["pdmn"], given.stringValue != control.protection || !control.flags.isEmpty {
+        if let given = engineFields[.accessibility],
+            given.stringValue != control.protection || !control.flags.isEmpty
+        {
             throw SecError.param(
                 "conflicting kSecAttrAccessible and kSecAttrAccessControl attributes (the access control's "
                     + "protection \(control.protection) is the item's accessibility)")
         }
-        attributes["pdmn"] = .string(control.protection)
-        hasEngineFieldAttributes = true
-        if operation == .add { attributes["accc"] = .data(control.storedForm) }
+        engineFields[.accessibility] = .string(control.protection)
+        if operation == .add { attributes[QueryKeys.accessControl] = .data(control.storedForm) }
     }
 
     private static func array(_ value: Any) -> [AnyObject]? {
@@ -322,25 +306,13 @@ struct SecItemQuery {
     }
 }
 
-/// The query keys as Swift strings, bridged once (comparing with `kSec…` constants bridges them on every use).
+/// Query keys and values compared as Swift strings, bridged once (comparing with `kSec…` constants bridges them
+/// on every use). Which key is what is ``SecItemKeyTable``'s business.
 enum QueryKeys {
-    static let class_ = kSecClass as String
-    static let valuePersistentRef = kSecValuePersistentRef as String
-    static let valueRef = kSecValueRef as String
-    static let valueData = kSecValueData as String
-    static let sync = kSecAttrSynchronizable as String
     static let synchronizableAny = kSecAttrSynchronizableAny as String
-    static let useDataProtectionKeychain = kSecUseDataProtectionKeychain as String
     static let accessControl = kSecAttrAccessControl as String
-    static let useKeychainList = kSecUseKeychainList as String
-    static let access = kSecAttrAccess as String
-    static let persistentReference = kSecAttrPersistentReference as String
-    static let matchSearchList = kSecMatchSearchList as String
-    static let matchItemList = kSecMatchItemList as String
-    static let useItemList = kSecUseItemList as String
-    static let useKeychain = kSecUseKeychain as String
-    static let returnData = kSecReturnData as String
-    static let returnAttributes = kSecReturnAttributes as String
-    static let returnRef = kSecReturnRef as String
-    static let returnPersistentRef = kSecReturnPersistentRef as String
+    static let valueData = kSecValueData as String
+    static let valueRef = kSecValueRef as String
+    static let valuePersistentRef = kSecValuePersistentRef as String
+    static let itemClass = kSecClass as String
 }

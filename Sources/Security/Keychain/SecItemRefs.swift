@@ -51,7 +51,7 @@ enum SecItemRefs {
         guard let storeClass = query.itemClass.storeClass else {
             throw SecError(errSecInternal, "identities are added as a certificate and a key")
         }
-        var attributes = SecItemStore.classAttributes(query.attributes)
+        var attributes = query.attributes
         var secret = query.valueData
         switch query.itemClass {
         case .genericPassword, .internetPassword:
@@ -85,9 +85,10 @@ enum SecItemRefs {
         }
         let item = NewItem(
             itemClass: storeClass, attributes: attributes,
-            accessGroup: try SecItemStore.accessGroup(for: query.attributes["agrp"]),
-            accessibility: try SecItemStore.accessibility(for: query.attributes["pdmn"], itemClass: storeClass),
-            isSynchronizable: (query.attributes["sync"]?.integerValue ?? 0) != 0,
+            accessGroup: try SecItemStore.accessGroup(for: query.engineFields[.accessGroup]),
+            accessibility: try SecItemStore.accessibility(
+                for: query.engineFields[.accessibility], itemClass: storeClass),
+            isSynchronizable: (query.engineFields[.synchronizable]?.integerValue ?? 0) != 0,
             secret: secret)
         return [item]
     }

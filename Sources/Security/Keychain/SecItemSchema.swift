@@ -1,21 +1,29 @@
 import Foundation
 import OSecKeychain
 
-/// Apple's keychain item classes. Four are stored; the identity class is the join of a certificate and the
-/// private key whose `klbl` equals the certificate's `pkhh` (reference §3).
-enum SecItemClass: String, CaseIterable, Sendable {
-    case genericPassword = "genp"
-    case internetPassword = "inet"
-    case certificate = "cert"
-    case key = "keys"
-    case identity = "idnt"
+/// Apple's keychain item classes: the one enumeration of them (`kSecClass`).
+///
+/// Four classes are stored; each names the storage engine's schema for it (``storeClass``, an `ItemClass`
+/// value, whose `code` is Apple's class code). The identity class is not stored: it is the join of a
+/// certificate and the private key whose `klbl` equals the certificate's `pkhh` (reference §3), so it has
+/// no schema and ``storeClass`` is nil. A class code nothing here names is errSecNoSuchClass (Apple's answer).
+enum SecItemClass: CaseIterable, Sendable {
+    case genericPassword
+    case internetPassword
+    case certificate
+    case key
+    case identity
 
-    init?(value: Any) {
-        guard let s = AttributeDictionary.stringValue(value), let c = SecItemClass(rawValue: s) else { return nil }
-        self = c
+    /// The class of Apple's code (`kSecClass`'s value: `genp`, `inet`, `cert`, `keys`, `idnt`), or nil.
+    init?(rawValue: String) {
+        guard let found = SecItemClass.byCode[rawValue] else { return nil }
+        self = found
     }
 
-    /// The storage engine's class (nil for the identity join).
+    /// Apple's class code: the stored schema's code, or `idnt`.
+    var rawValue: String { storeClass?.code ?? SecItemClass.identityCode }
+
+    /// The storage engine's schema for the class (nil for the identity join).
     var storeClass: ItemClass? {
         switch self {
         case .genericPassword: return .genericPassword
@@ -26,11 +34,7 @@ enum SecItemClass: String, CaseIterable, Sendable {
         }
     }
 
-    init(_ storeClass: ItemClass) {
-        self = SecItemClass(rawValue: storeClass.code) ?? .genericPassword
-    }
-
-    /// The position in `allCases`.
+    /// The position in `allCases` (per-class tables are arrays in this order).
     var ordinal: Int {
         switch self {
         case .genericPassword: 0
@@ -40,50 +44,51 @@ enum SecItemClass: String, CaseIterable, Sendable {
         case .identity: 4
         }
     }
+
+    /// Apple's code of the identity class (`kSecClassIdentity`), which no stored schema has.
+    static let identityCode = kSecClassIdentity as String
+
+    private static let byCode: [String: SecItemClass] = Dictionary(
+        uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
 }
 
-/// Which attribute keys a class accepts and how their values are stored. The per-class attribute lists
-/// live in the storage engine (`ItemClass`); the facade adds the fields the engine keeps separately.
-enum SecItemSchema {
-    /// Attributes every stored class has that the engine keeps as dedicated fields.
-    static let engineFields: [String: AttributeDescriptor.Kind] = [
-        "agrp": .bytes, "pdmn": .bytes, "sync": .number, "cdat": .date, "mdat": .date,
-    ]
+/// The attributes every stored class has that the storage engine keeps as dedicated fields of an item
+/// (`NewItem`, `ItemQuery`, `ItemChanges`, `KeychainItem`) rather than in its class attributes. A parsed
+/// query holds them apart (``SecItemQuery/engineFields``); results put them back under these keys.
+enum SecItemEngineField: String, CaseIterable, Sendable {
+    /// `kSecAttrAccessGroup`.
+    case accessGroup = "agrp"
+    /// `kSecAttrAccessible` (also set by `kSecAttrAccessControl`).
+    case accessibility = "pdmn"
+    /// `kSecAttrSynchronizable` (0 or 1; `kSecAttrSynchronizableAny` in queries matches both).
+    case synchronizable = "sync"
+    /// `kSecAttrCreationDate`: maintained by the keychain (accepted in queries, read-only in updates).
+    case creationDate = "cdat"
+    /// `kSecAttrModificationDate`: maintained by the keychain (accepted in queries, read-only in updates).
+    case modificationDate = "mdat"
 
+    /// How callers' values for the field are normalized.
+    var kind: AttributeDescriptor.Kind {
+        switch self {
+        case .accessGroup, .accessibility: .bytes
+        case .synchronizable: .number
+        case .creationDate, .modificationDate: .date
+        }
+    }
+
+    /// Whether the keychain maintains the field (callers cannot set it).
+    var isReadOnly: Bool { self == .creationDate || self == .modificationDate }
+}
+
+/// Which attributes the identity class takes from the certificate (the rest are the private key's).
+enum SecItemSchema {
     /// Certificate attributes that an identity query may use (they shadow the key's).
     static let identityCertificateAttributes: Set<String> = [
         "labl", "issr", "slnr", "skid", "subj", "pkhh", "ctyp", "cenc", "alis",
     ]
 
-    /// How `key` is stored for `itemClass`, or nil when the class has no such attribute (errSecNoSuchAttr).
-    static func kind(of key: String, in itemClass: SecItemClass) -> AttributeDescriptor.Kind? {
-        lookup(key, in: itemClass)?.kind
-    }
-
-    /// ``kind(of:in:)`` and whether the key is an engine field, with one dictionary lookup (parsing a query
-    /// asks this for every attribute).
-    static func lookup(
-        _ key: String, in itemClass: SecItemClass
-    ) -> (kind: AttributeDescriptor.Kind, isEngineField: Bool)? {
-        guard let entry = kindsByKey[key], let kind = entry.kinds[itemClass.ordinal] else { return nil }
-        return (kind, entry.isEngineField)
-    }
-
-    /// Every attribute key with its storage kind per class (in `SecItemClass.allCases` order; engine fields
-    /// have theirs in every class) and whether it is an engine field.
-    private static let kindsByKey: [String: (isEngineField: Bool, kinds: [AttributeDescriptor.Kind?])] = {
-        var keys = Set(engineFields.keys)
-        for storeClass in ItemClass.all { keys.formUnion(storeClass.attributes.map(\.key)) }
-        var table: [String: (isEngineField: Bool, kinds: [AttributeDescriptor.Kind?])] = [:]
-        for key in keys {
-            let engineKind = engineFields[key]
-            table[key] = (engineKind != nil, SecItemClass.allCases.map { engineKind ?? classKind(of: key, in: $0) })
-        }
-        return table
-    }()
-
-    /// How a class stores `key`, engine fields aside.
-    private static func classKind(of key: String, in itemClass: SecItemClass) -> AttributeDescriptor.Kind? {
+    /// How a class stores `key`, engine fields aside (nil when the class has no such attribute).
+    static func classKind(of key: String, in itemClass: SecItemClass) -> AttributeDescriptor.Kind? {
         switch itemClass {
         case .identity:
             if identityCertificateAttributes.contains(key) { return ItemClass.certificate.descriptor(for: key)?.kind }

@@ -39,19 +39,18 @@ enum SecItemStore {
     /// The groups a query without `kSecAttrAccessGroup` searches: the configured ones, or every group (nil).
     static var searchedGroups: [String]? { SecKeychainConfiguration.restrictedGroups }
 
+    /// The accessibility for a new item: the one asked for, or Apple's default for the class.
     static func accessibility(for requested: AttributeValue?, itemClass: ItemClass) throws -> Accessibility {
         guard let requested else { return .default(for: itemClass) }
+        return try accessibility(requested)
+    }
+
+    /// The accessibility a caller names (`kSecAttrAccessible`); errSecParam when it is not one of Apple's.
+    static func accessibility(_ requested: AttributeValue) throws -> Accessibility {
         guard let raw = requested.stringValue, let value = Accessibility(rawValue: raw) else {
             throw SecError.param("kSecAttrAccessible: unknown accessibility \(requested.stringValue ?? "?")")
         }
         return value
-    }
-
-    /// Class attributes only (the engine keeps agrp, pdmn, sync, cdat and mdat as separate fields).
-    static func classAttributes(_ attributes: [String: AttributeValue]) -> [String: AttributeValue] {
-        // Usually there is nothing to drop: then the dictionary is returned as it is, not rebuilt.
-        guard attributes.keys.contains(where: { SecItemSchema.engineFields[$0] != nil }) else { return attributes }
-        return attributes.filter { SecItemSchema.engineFields[$0.key] == nil }
     }
 
     // MARK: Writing
@@ -74,24 +73,21 @@ enum SecItemStore {
 
     // MARK: Queries
 
-    /// The engine query for a parsed query on a stored class.
+    /// The engine query for a parsed query on a stored class: the query's class attributes, or `attributes`
+    /// (an identity query's certificate or key part); engine fields and references come from `query`.
     static func storeQuery(
-        _ query: SecItemQuery, itemClass: ItemClass, attributes: [String: AttributeValue]
+        _ query: SecItemQuery, itemClass: ItemClass, attributes: [String: AttributeValue]? = nil
     ) throws -> ItemQuery {
-        // agrp, pdmn and sync are engine fields: when the query has none, skip looking them up.
-        let engineFields = query.hasEngineFieldAttributes
-        var groups = searchedGroups
-        if engineFields, let requested = query.attributes["agrp"] {
-            groups = [try accessGroup(for: requested)]
-        }
-        var classOnly = engineFields ? classAttributes(attributes) : attributes
-        if itemClass == .certificate { SecItemCertificates.normalizeNameAttributes(&classOnly) }
-        var storeQuery = ItemQuery(itemClass: itemClass, attributes: classOnly, accessGroups: groups)
-        if engineFields, let pdmn = query.attributes["pdmn"] {
-            storeQuery.accessibility = try accessibility(for: pdmn, itemClass: itemClass)
+        var classAttributes = attributes ?? query.attributes
+        if itemClass == .certificate { SecItemCertificates.normalizeNameAttributes(&classAttributes) }
+        var storeQuery = ItemQuery(itemClass: itemClass, attributes: classAttributes, accessGroups: searchedGroups)
+        let fields = query.engineFields
+        if !fields.isEmpty {
+            if let requested = fields[.accessGroup] { storeQuery.accessGroups = [try accessGroup(for: requested)] }
+            if let requested = fields[.accessibility] { storeQuery.accessibility = try accessibility(requested) }
         }
         if !query.synchronizableAny {
-            storeQuery.isSynchronizable = engineFields && (query.attributes["sync"]?.integerValue ?? 0) != 0
+            storeQuery.isSynchronizable = !fields.isEmpty && (fields[.synchronizable]?.integerValue ?? 0) != 0
         }
         var refs: [PersistentRef] = []
         if let ref = query.valuePersistentRef { refs.append(try SecPersistentRef.storeRef(ref)) }
@@ -149,17 +145,18 @@ enum SecItemStore {
     static func found(_ item: KeychainItem, in keychain: SecKeychain, itemClass: SecItemClass) -> Found {
         var attributes: [String: Any] = [:]
         for entry in item.attributes { attributes[entry.key] = entry.value.foundationValue }
-        attributes["agrp"] = item.accessGroup
-        attributes["pdmn"] = item.accessibility.rawValue
+        attributes[SecItemEngineField.accessGroup.rawValue] = item.accessGroup
+        attributes[SecItemEngineField.accessibility.rawValue] = item.accessibility.rawValue
         // Apple returns every item's access control (synthesized from the protection class when none was given).
-        let stored = item.attributes["accc"].flatMap { value -> SecAccessControl? in
+        let stored = item.attributes[QueryKeys.accessControl].flatMap { value -> SecAccessControl? in
             guard case .data(let data) = value else { return nil }
             return SecAccessControl.fromStored(data)
         }
-        attributes["accc"] = stored ?? SecAccessControl(protection: item.accessibility.rawValue, flags: [])
-        attributes["sync"] = NSNumber(value: item.isSynchronizable ? 1 : 0)
-        attributes["cdat"] = item.creationDate
-        attributes["mdat"] = item.modificationDate
+        attributes[QueryKeys.accessControl] =
+            stored ?? SecAccessControl(protection: item.accessibility.rawValue, flags: [])
+        attributes[SecItemEngineField.synchronizable.rawValue] = NSNumber(value: item.isSynchronizable ? 1 : 0)
+        attributes[SecItemEngineField.creationDate.rawValue] = item.creationDate
+        attributes[SecItemEngineField.modificationDate.rawValue] = item.modificationDate
         let reference = SecItemReference(keychainPath: keychain.path, persistentRef: item.persistentRef.data)
         let secret = item.secret
         let data: () throws -> Data = {
@@ -186,12 +183,12 @@ enum SecItemStore {
                 return item.persistentRef as NSData
             }
             var dict: [String: Any] = query.returnAttributes ? item.attributes : [:]
-            if query.returnData { dict[kSecValueData as String] = try item.data() }
+            if query.returnData { dict[QueryKeys.valueData] = try item.data() }
             if query.returnRef {
-                dict[kSecValueRef as String] = try item.ref()
-                dict[kSecClass as String] = itemClass.rawValue
+                dict[QueryKeys.valueRef] = try item.ref()
+                dict[QueryKeys.itemClass] = itemClass.rawValue
             }
-            if query.returnPersistentRef { dict[kSecValuePersistentRef as String] = item.persistentRef }
+            if query.returnPersistentRef { dict[QueryKeys.valuePersistentRef] = item.persistentRef }
             return dict as NSDictionary
         }
         if single, let first = items.first { return try value(first) }

@@ -67,6 +67,13 @@ enum KeychainRegistry {
         return store
     }
 
+    /// Every store this process has open.
+    static func openStores() -> [KeychainStore] {
+        lock.lock()
+        defer { lock.unlock() }
+        return Array(stores.values)
+    }
+
     static func register(_ store: KeychainStore) {
         lock.lock()
         stores[store.path] = store
@@ -103,7 +110,7 @@ enum KeychainRegistry {
         lock.unlock()
         if let known, known.generation == generation { return known.keychain }
         let generation = self.generation
-        let path = try chosen ?? mapStoreError { try KeychainStore.defaultPath() }
+        let path = try chosen ?? SecKeychainPreferences.defaultKeychainPath()
         _ = try store(at: path, create: true)
         let keychain = SecKeychain(path: path)
         lock.lock()
@@ -151,6 +158,7 @@ public func SecKeychainCreate(
             try mapStoreError { try KeychainStore.create(at: path, password: pw) }
         }
         KeychainRegistry.register(store)
+        SecKeychainAgentBridge.unlocked(store)
         keychain.pointee = SecKeychain(path: store.path)
     }
 }
@@ -188,6 +196,7 @@ public func SecKeychainGetPath(
 public func SecKeychainDelete(_ keychainOrArray: SecKeychain?) -> OSStatus {
     withOSStatus {
         let keychain = try keychainOrArray ?? KeychainRegistry.defaultKeychain()
+        if let store = try? keychain.store() { SecKeychainAgentBridge.locked(store) }
         try mapStoreError { try KeychainStore.delete(at: keychain.path) }
         KeychainRegistry.forget(keychain.path)
     }
@@ -208,7 +217,9 @@ public func SecKeychainSetDefault(_ keychain: SecKeychain?) -> OSStatus {
 public func SecKeychainLock(_ keychain: SecKeychain?) -> OSStatus {
     withOSStatus {
         let target = try keychain ?? KeychainRegistry.defaultKeychain()
-        try mapStoreError { try target.store().lock() }
+        let store = try target.store()
+        try mapStoreError { try store.lock() }
+        SecKeychainAgentBridge.locked(store)
     }
 }
 
@@ -224,9 +235,11 @@ public func SecKeychainUnlock(
             throw SecError(
                 errSecInteractionNotAllowed, "SecKeychainUnlock: a password is required (no user interaction)")
         }
+        let store = try target.store()
         try withPassword(passwordLength, password) { pw in
-            try mapStoreError { try target.store().unlock(password: pw ?? Data()) }
+            try mapStoreError { try store.unlock(password: pw ?? Data()) }
         }
+        SecKeychainAgentBridge.unlocked(store)
     }
 }
 
@@ -236,9 +249,10 @@ public func SecKeychainGetStatus(
 ) -> OSStatus {
     withOSStatus {
         let target = try keychain ?? KeychainRegistry.defaultKeychain()
-        let status = try mapStoreError { try target.store().status }
+        let store = try target.store()
+        let status = try mapStoreError { try store.status }
         var bits = kSecReadPermStatus | kSecWritePermStatus
-        if status.isUnlocked { bits |= kSecUnlockStateStatus }
+        if SecKeychainAgentBridge.isUnlocked(store, locally: status.isUnlocked) { bits |= kSecUnlockStateStatus }
         keychainStatus.pointee = bits
     }
 }

@@ -4,7 +4,7 @@ import OSecKeychain
 /// Apple's persistent references: 4 ASCII class bytes followed by the item's 16-byte UUID (20 bytes).
 /// Stored classes use the engine's `PersistentRef`; an identity's reference is `idnt` + its certificate's UUID.
 enum SecPersistentRef {
-    static let identityCode = Data("idnt".utf8)
+    static let identityCode = Data(SecItemClass.identityCode.utf8)
 
     /// The class a reference names, or nil when it is malformed.
     static func itemClass(of ref: Data) -> SecItemClass? {
@@ -15,7 +15,7 @@ enum SecPersistentRef {
     /// The stored item a reference points to (for identities: the certificate row).
     static func storeRef(_ ref: Data) throws -> PersistentRef {
         var bytes = Data(ref)
-        if bytes.prefix(4) == identityCode { bytes.replaceSubrange(0..<4, with: Data("cert".utf8)) }
+        if bytes.prefix(4) == identityCode { bytes.replaceSubrange(0..<4, with: Data(ItemClass.certificate.code.utf8)) }
         do {
             return try PersistentRef(data: bytes)
         } catch {

@@ -142,7 +142,7 @@ public enum OpenSecuritySync {
         do {
             try SyncAgent.run(store: store)
         } catch {
-            throw secError(error).nsError
+            throw SecError(error).nsError
         }
     }
 
@@ -172,20 +172,11 @@ public enum OpenSecuritySync {
         return try KeychainRegistry.store(at: path, create: create)
     }
 
-    /// The facade's error for a sync error: a keychain failure keeps the keychain's own mapping (ErrorMapping), the
-    /// sync's own conditions their code's status.
-    private static func secError(_ error: SyncError) -> SecError {
-        if error.code == .keychain, let keychain = error.underlying as? KeychainStoreError {
-            return SecError(SecError.status(for: keychain.code), error.reason, underlying: keychain)
-        }
-        return SecError(error.osStatus, error.reason)
-    }
-
     private static func run<R>(_ body: () throws -> R) throws -> R {
         do {
             return try body()
         } catch let error as SyncError {
-            throw secError(error).nsError
+            throw SecError(error).nsError
         } catch let error as SecError {
             throw error.nsError
         }

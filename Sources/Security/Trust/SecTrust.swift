@@ -48,6 +48,8 @@ public final class SecTrust: NSObject, @unchecked Sendable {
         var failures: [TrustFailure]
         var chain: [SecCertificate]
         var date: Date
+        /// Chain index of a certificate the user's or administrator's trust settings deny (result Deny).
+        var deniedIndex: Int? = nil
     }
 
     let state: Mutex<State>
@@ -111,13 +113,14 @@ public final class SecTrust: NSObject, @unchecked Sendable {
         return options
     }
 
-    /// The anchor stores an evaluation searches: the custom anchors, then the system store unless anchors-only.
-    /// (Trust settings add their stores here.)
-    static func anchorStores(for snapshot: State) -> [AnchorStore] {
+    /// The anchor stores an evaluation searches: the custom anchors, then, unless anchors-only, the system store and
+    /// the roots that the user's and admin's trust settings anchor.
+    static func anchorStores(for snapshot: State, trustSettings: SecTrustSettingsEvaluation) -> [AnchorStore] {
         var stores: [AnchorStore] = []
         if let custom = snapshot.customAnchors { stores.append(AnchorStore(custom.map(\.certificate))) }
         if snapshot.customAnchors == nil || !snapshot.anchorsOnly {
             stores.append(AnchorStore.system)
+            if let anchors = trustSettings.anchors { stores.append(anchors) }
         }
         return stores
     }
@@ -126,8 +129,10 @@ public final class SecTrust: NSObject, @unchecked Sendable {
         let date = snapshot.verifyDate ?? Date()
         let options = options(for: snapshot, date: date)
         let leaf = snapshot.certificates[0].certificate
+        let trustSettings = SecTrustSettingsEvaluation(policies: snapshot.policies, certificates: snapshot.certificates)
         let builder = ChainBuilder(
-            anchors: anchorStores(for: snapshot), intermediates: snapshot.certificates.dropFirst().map(\.certificate),
+            anchors: anchorStores(for: snapshot, trustSettings: trustSettings),
+            intermediates: snapshot.certificates.dropFirst().map(\.certificate),
             options: options)
         let evaluation = builder.evaluate(leaf)
 
@@ -148,7 +153,7 @@ public final class SecTrust: NSObject, @unchecked Sendable {
             }
             excepted = failures.isEmpty
         }
-        let result: SecTrustResultType
+        var result: SecTrustResultType
         if failures.isEmpty {
             result = excepted ? .proceed : .unspecified
         } else if failures.hasFatal {
@@ -156,12 +161,18 @@ public final class SecTrust: NSObject, @unchecked Sendable {
         } else {
             result = .recoverableTrustFailure
         }
-        return Outcome(result: result, evaluation: evaluation, failures: failures, chain: chain, date: date)
+        let denied: Int?
+        (result, denied) = trustSettings.adjust(result, chain: evaluation.chain)
+        return Outcome(
+            result: result, evaluation: evaluation, failures: failures, chain: chain, date: date, deniedIndex: denied)
     }
 
     /// The `CFError` Apple returns from `SecTrustEvaluateWithError` for a failed outcome.
     func error(for outcome: Outcome) -> NSError? {
         guard outcome.result != .unspecified && outcome.result != .proceed else { return nil }
+        if let denied = outcome.deniedIndex {
+            return SecTrustSettingsEvaluation.denyError(chain: outcome.evaluation.chain, index: denied)
+        }
         guard let decisive = outcome.failures.mostImportant else {
             return NSError(domain: NSOSStatusErrorDomain, code: Int(errSecInternal), userInfo: nil)
         }

@@ -1,0 +1,33 @@
+import Foundation
+import OSecKeychainAgent
+import OSecSystem
+
+/// The keychain's side of the per-user keychain agent: where a keychain that is locked in this process looks for
+/// the keys another process unlocked it with.
+///
+/// With no agent running (no runtime directory, no socket, or nobody listening) every call answers "locked" at
+/// once, and the keychain behaves as it does without an agent. `OPENSECURITY_KEYCHAIN_AGENT=off` turns the agent
+/// off for a process.
+enum KeychainAgentLink {
+    /// Environment variable that turns the agent off for a process when set to `off` (or `0`).
+    static let switchVariable = "OPENSECURITY_KEYCHAIN_AGENT"
+
+    /// Read once: whether this process uses the agent at all.
+    static let isEnabled: Bool = {
+        let value = SystemProcess.environment(switchVariable)?.lowercased()
+        return value != "off" && value != "0"
+    }()
+
+    /// The current user's agent, when one may be running.
+    static var client: KeychainAgentClient? { isEnabled ? KeychainAgentClient.current() : nil }
+
+    /// The agent's copy of a class key of keychain `keychainID`, or `nil` (locked there, or no agent).
+    static func borrowedKey(keychainID: Data, protectionClass: ProtectionClass) -> KeyMaterial? {
+        guard protectionClass != .always, let client else { return nil }
+        guard var keys = try? client.fetch(keychainID: Array(keychainID)) else { return nil }
+        defer { for index in keys.indices { KeychainAgentClient.wipe(&keys[index].bytes) } }
+        let tag = protectionClass.byte
+        guard let key = keys.first(where: { $0.tag == tag }) else { return nil }
+        return KeyMaterial(Data(key.bytes))
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import OSecSystem
+
+/// Secrets asked of the user: on the terminal without echo (as macOS's `security` does with `getpass`), or one line
+/// of standard input when standard input is not a terminal (scripts pipe secrets in: nothing shows up in `ps`).
+///
+/// Secrets given as option values (`-p`, `-w`, `-P`) are on the command line, where every user of the machine can
+/// read them (`ps`, `/proc/<pid>/cmdline`); see docs/security-tool.md.
+enum Prompt {
+    /// Whether standard input is a terminal.
+    static var standardInputIsTerminal: Bool { Terminal.standardInputIsTerminal }
+
+    /// The outcome of asking.
+    enum Answer {
+        case secret(String)
+        /// End of input before anything was typed.
+        case endOfInput
+        /// The terminal could not be used, or the entries did not match.
+        case failed(String)
+    }
+
+    /// Asks once (`retype`: on a terminal, ask again and require the same answer, up to three times).
+    static func secret(_ prompt: String, retype: String? = nil) -> Answer {
+        let tries = retype != nil && Terminal.standardInputIsTerminal ? 3 : 1
+        for _ in 0..<tries {
+            let first: [UInt8]
+            do {
+                guard let line = try Terminal.readSecret(prompt: prompt) else { return .endOfInput }
+                first = line
+            } catch {
+                return .failed("\(error)")
+            }
+            guard let retype, Terminal.standardInputIsTerminal else {
+                return .secret(String(decoding: first, as: UTF8.self))
+            }
+            let second: [UInt8]
+            do {
+                guard let line = try Terminal.readSecret(prompt: retype) else { return .endOfInput }
+                second = line
+            } catch {
+                return .failed("\(error)")
+            }
+            if first == second { return .secret(String(decoding: first, as: UTF8.self)) }
+            FileHandle.standardError.write(Data("passwords don't match\n".utf8))
+        }
+        return .failed("passwords don't match")
+    }
+}
