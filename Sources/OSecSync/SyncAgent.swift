@@ -1,5 +1,6 @@
 import Foundation
 import OSecKeychain
+import OSecSystem
 import Synchronization
 
 /// The sync loop: a full sync at start, after every local change of a synchronizable item, on every NOTIFY from
@@ -19,6 +20,12 @@ package final class SyncAgent: @unchecked Sendable {  // sendable: state is atom
     private let store: KeychainStore
     private let wake = Atomic<Bool>(true)
     private let stopped = Atomic<Bool>(false)
+    /// Set when ``loop(environment:engine:)`` has returned: the thread no longer calls into libcrypto or libpq.
+    private let finished = Atomic<Bool>(false)
+    /// How long process exit waits for background loops to finish their current step.
+    static let exitWait: Duration = .seconds(3)
+    /// Registers ``stopAllAtExit()`` once, when the first background agent starts.
+    private static let exitHook: Void = ProcessExit.onExit { SyncAgent.stopAllAtExit() }
 
     private static let registry = Mutex<[String: SyncAgent]>([:])
     /// Background syncing in processes that open a keychain (on by default; the `security` tool turns it off for
@@ -44,6 +51,7 @@ package final class SyncAgent: @unchecked Sendable {  // sendable: state is atom
             return agent
         }
         guard let agent else { return }
+        _ = exitHook
         store.syncLedger.setChangeObserver { [weak agent] in agent?.wake.store(true, ordering: .releasing) }
         let thread = Thread { agent.loop(environment: environment) }
         thread.name = "OpenSecurity sync"
@@ -54,6 +62,21 @@ package final class SyncAgent: @unchecked Sendable {  // sendable: state is atom
     package static func detach(path: String) {
         let agent = registry.withLock { $0.removeValue(forKey: path) }
         agent?.stopped.store(true, ordering: .releasing)
+    }
+
+    /// Stops every background loop and waits (at most ``exitWait``) until each has finished its current step, so
+    /// that no sync thread is inside libcrypto or libpq while the process's exit handlers free their state (a
+    /// one-shot process that changed a synchronizable item would otherwise crash on its way out).
+    static func stopAllAtExit() {
+        let agents = registry.withLock { agents -> [SyncAgent] in
+            defer { agents = [:] }
+            return Array(agents.values)
+        }
+        for agent in agents { agent.stopped.store(true, ordering: .releasing) }
+        let deadline = ContinuousClock.now + exitWait
+        while ContinuousClock.now < deadline, agents.contains(where: { !$0.finished.load(ordering: .acquiring) }) {
+            Thread.sleep(forTimeInterval: 0.005)
+        }
     }
 
     /// Runs the sync loop on this thread until the process ends (`security sync-agent`).
@@ -73,6 +96,7 @@ package final class SyncAgent: @unchecked Sendable {  // sendable: state is atom
     }
 
     private func loop(environment: [String: String], engine initial: SyncEngine? = nil) {
+        defer { finished.store(true, ordering: .releasing) }
         var engine = initial
         var backoff: Duration = .milliseconds(250)
         var nextFull = ContinuousClock.now
