@@ -43,8 +43,13 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
         // Baseline measurements of OpenSSL itself, for the benchmark executable only.
-        .target(name: "COpenSSLBaseline", dependencies: ["COpenSSL", "CSQLite"]),
+        .target(name: "COpenSSLBaseline", dependencies: ["COpenSSL", "CSQLite", "CLibPQ"]),
         .target(name: "OpenSSLBaseline", dependencies: ["COpenSSLBaseline"]),
 
         // MARK: Swift wrapper layers (the only Swift code with unsafe pointers)
@@ -56,6 +61,8 @@ let package = Package(
         .target(name: "OSecSystem", dependencies: ["CSystemShims"]),
         // libssl: SSL_CTX/SSL owners, memory BIOs, handshake state machine, certificate hand-off to SecTrust.
         .target(name: "OSecTLSCore", dependencies: ["CLibSSL", "CTLSShims"]),
+        // PostgreSQL client (libpq): connections, parameterized queries, LISTEN/NOTIFY (the keychain's sync).
+        .target(name: "OSecPostgres", dependencies: ["CLibPQ"]),
 
         // MARK: Pure Swift layers
         .target(name: "OSecASN1"),
@@ -65,13 +72,15 @@ let package = Package(
         // The per-user keychain agent (server and client): unlock state shared between processes of one user.
         .target(name: "OSecKeychainAgent", dependencies: ["OSecSystem"]),
         .target(name: "OSecKeychain", dependencies: ["OSecSQLite", "OSecCrypto", "OSecSystem", "OSecKeychainAgent"]),
+        // Synchronizable items shared across machines through PostgreSQL, end-to-end encrypted.
+        .target(name: "OSecSync", dependencies: ["OSecKeychain", "OSecPostgres", "OSecCrypto", "OSecSystem"]),
 
         // MARK: Apple's API
         .target(
             name: "Security",
             dependencies: [
                 "OSecCrypto", "OSecASN1", "OSecX509", "OSecPKCS12", "OSecTrust", "OSecKeychain", "OSecSystem",
-                "OSecTLSCore",
+                "OSecTLSCore", "OSecSync",
             ]),
         // Apple's CommonCrypto C API as Swift imports it (module name `CommonCrypto`).
         .target(name: "CommonCrypto", dependencies: ["OSecCrypto"]),
@@ -89,7 +98,7 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "Security", "OSecCrypto", "OSecX509", "OSecKeychain", "OpenSSLBaseline", "CommonCrypto",
-                "OSecTLSCore",
+                "OSecTLSCore", "OSecSync", "OSecPostgres",
             ]),
         // x509-limbo testcases through Apple's API, for limbo-harness and the conformance test.
         .target(name: "OSecLimbo", dependencies: ["Security", "OSecASN1"]),
@@ -99,12 +108,17 @@ let package = Package(
         .target(name: "OSecTestSupport", dependencies: ["OSecCrypto", "OSecASN1"], path: "Tests/OSecTestSupport"),
         // A second process for the keychain's multi-process and crash tests (not a product).
         .executableTarget(name: "KeychainStress", dependencies: ["Security"], path: "Tests/KeychainStress"),
+        // One "machine" of the sync acceptance tests (a separate process per keychain; not a product).
+        .executableTarget(name: "SyncStress", dependencies: ["Security"], path: "Tests/SyncStress"),
         // A second process for the TLS load test (counts its own descriptors and memory; not a product).
         .executableTarget(name: "TLSLoad", dependencies: ["Security", "OpenSecurityTLS"], path: "Tests/TLSLoad"),
         .testTarget(name: "OSecCryptoTests", dependencies: ["OSecCrypto", "OSecTestSupport"]),
         .testTarget(name: "OSecASN1Tests", dependencies: ["OSecASN1"]),
         .testTarget(name: "OSecSQLiteTests", dependencies: ["OSecSQLite"]),
         .testTarget(name: "OSecKeychainAgentTests", dependencies: ["OSecKeychainAgent", "OSecSystem"]),
+        .testTarget(
+            name: "OSecSyncTests",
+            dependencies: ["OSecSync", "OSecKeychain", "OSecPostgres", "OSecCrypto", "OSecTestSupport"]),
         .testTarget(name: "OSecX509Tests", dependencies: ["OSecX509", "OSecASN1", "OSecCrypto", "OSecTestSupport"]),
         .testTarget(
             name: "OSecKeychainTests", dependencies: ["OSecKeychain", "OSecSQLite", "OSecSystem", "OSecTestSupport"]),
@@ -117,7 +131,7 @@ let package = Package(
             name: "SecurityTests",
             dependencies: [
                 "Security", "OSecTestSupport", "OSecASN1", "OSecCrypto", "OSecX509", "OSecSQLite", "OSecLimbo",
-                "OSecKeychain", "OSecPKCS12", "OSecTrust",
+                "OSecKeychain", "OSecPKCS12", "OSecTrust", "OSecSync",
             ]),
         .testTarget(
             name: "TLSTests", dependencies: ["Security", "OpenSecurityTLS", "OSecTLSCore", "OSecTestSupport"]),

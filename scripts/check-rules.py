@@ -39,7 +39,7 @@ LAYERS = {
     "OSecSync": 6,
     "Security": 7, "CommonCrypto": 7,
     "OpenSecurityKit": 8, "OSecTestSupport": 8, "OSecLimbo": 8, "OpenSecurityTLS": 8,
-    "SecurityTool": 9, "Benchmarks": 9, "LimboHarness": 9, "KeychainStress": 9, "TLSLoad": 9,
+    "SecurityTool": 9, "Benchmarks": 9, "LimboHarness": 9, "KeychainStress": 9, "TLSLoad": 9, "SyncStress": 9,
 }
 IMPORT = re.compile(r"^\s*(?:@_implementationOnly\s+|@testable\s+|internal\s+|package\s+|public\s+)*import\s+(\w+)")
 POINTER_TYPE = re.compile(r"\bUnsafe\w*Pointer\b")

@@ -19,6 +19,8 @@ for catalog in Sources/*/Docs.docc; do
     graphs="$(mktemp -d)"
     flags=(-I "$modules")
     for c in Sources/C*/; do flags+=(-I "$c" -I "$c/include"); done
+    # System libraries found through pkg-config (libpq's headers are in /usr/include/postgresql).
+    for include in $(pkg-config --cflags-only-I libpq 2>/dev/null); do flags+=(-Xcc "$include"); done
     for map in .build/debug/*.build/module.modulemap; do
         [ -f "$map" ] && flags+=(-Xcc "-fmodule-map-file=$map")
     done

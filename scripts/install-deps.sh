@@ -4,14 +4,18 @@
 #   openssl: the CLI, used as an interoperability peer by the tests
 #   publicsuffix: the Public Suffix List (wildcard certificates may not cover a public suffix)
 #   default-jdk-headless: Java's keytool, a PKCS#12 peer for the tests
+#   libpq-dev: PostgreSQL's client library (the keychain's sync); postgresql: the server the sync tests start
 set -euo pipefail
 
 needed=()
-for pkg in libssl-dev libsqlite3-dev openssl pkg-config publicsuffix ca-certificates; do
+for pkg in libssl-dev libsqlite3-dev libpq-dev openssl pkg-config publicsuffix ca-certificates; do
     dpkg -s "$pkg" >/dev/null 2>&1 || needed+=("$pkg")
 done
 if [ "${1:-}" = "--with-test-peers" ] && ! command -v keytool >/dev/null 2>&1; then
     needed+=(default-jdk-headless)
+fi
+if [ "${1:-}" = "--with-test-peers" ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+    needed+=(postgresql)
 fi
 [ ${#needed[@]} -eq 0 ] && exit 0
 

@@ -15,6 +15,7 @@ enum BenchSuites {
         BenchSuite(name: "commoncrypto", rows: CommonCryptoBenchmarks.rows),
         BenchSuite(name: "tool", rows: ToolStartupBenchmarks.rows),
         BenchSuite(name: "tls", rows: TLSBenchmarks.rows),
+        BenchSuite(name: "sync", rows: SyncBenchmarks.rows),
     ]
 }
 

@@ -22,6 +22,7 @@ for suite in BenchSuites.all where options.runsSuite(suite.name) {
         report.append(result)
     }
 }
+SyncBenchmarks.finish()
 BenchScratch.removeAll()
 if let path = options.jsonPath {
     do {

@@ -155,3 +155,7 @@ package func osec_baseline_tls13_bulk(
 ) -> Double {
     COpenSSLBaseline.osec_baseline_tls13_bulk(server_cert, server_key, ca, transfer_bytes, seconds)
 }
+
+package func osec_baseline_pg_copy(_ conninfo: String, _ count: Int32, _ blobLength: Int32) -> Double {
+    COpenSSLBaseline.osec_baseline_pg_copy(conninfo, count, blobLength)
+}

@@ -3,6 +3,7 @@ import OSecASN1
 import OSecCrypto
 import OSecKeychain
 import OSecPKCS12
+import OSecSync
 import OSecTrust
 import OSecX509
 import Security
@@ -67,6 +68,17 @@ import Testing
         ]
         for (code, status) in crypto { #expect(SecError(CryptoError(code, "why")).status == status, "\(code)") }
         #expect(SecError(ASN1Error(.truncatedField, "short")).status == errSecDecode)
+    }
+
+    @Test func everySyncConditionHasApplesCode() {
+        let expected: [(SyncError.Code, OSStatus)] = [
+            (.authFailed, -25293), (.tamperedRow, -26275), (.replayedRow, -26275), (.serverUnavailable, -25291),
+            (.serverIncompatible, -25295), (.notConfigured, -25291), (.param, -50), (.keychain, -26276),
+            (.internal, -26276),
+        ]
+        for (code, status) in expected { #expect(SecError(SyncError(code, "why")).status == status, "\(code)") }
+        let locked = SyncError(.keychain, "locked", underlying: KeychainStoreError(.interactionNotAllowed, "locked"))
+        #expect(SecError(locked).status == errSecInteractionNotAllowed)
     }
 
     @Test func translationKeepsFacadeErrorsAndCarriesTheLowerOne() {

@@ -32,5 +32,6 @@ double osec_baseline_p256_public_decode_fromdata(double seconds);
 #include "COpenSSLCommonCryptoBaseline.h"
 #include "COpenSSLSecKeyBaseline.h"
 #include "COpenSSLTLSBaseline.h"
+#include "COpenSSLSyncBaseline.h"
 
 #endif

@@ -42,6 +42,11 @@ enum KeychainSchema {
             summary: "secrets bound to their item (primary key, agrp, sync, row id): queue version-1 secrets to be "
                 + "re-sealed",
             statements: version2()),
+        // The sync ledger of OSecSync, after the keychain's own version 2.
+        Migration(
+            version: 3,
+            summary: "sync ledger: random item ids, outbox, sync state and resolved conflicts of synchronizable items",
+            statements: SyncLedger.schema),
     ]
 
     /// The version a fully migrated keychain has.

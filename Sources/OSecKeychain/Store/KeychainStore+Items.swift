@@ -57,11 +57,15 @@ extension KeychainStore {
                     results.append(nil)  // a failed statement leaves the transaction open; the others go on
                     continue
                 }
+                if row.item.isSynchronizable {  // the outbox entry commits with the item
+                    try syncLedger.recordChanges(db, itemClass: itemClass, uuids: [row.uuid])
+                }
                 nextRowID[itemClass.ordinal] = rowID + 1
                 results.append((rowID, sealed))
             }
             return results
         }
+        syncLedger.flush()
         var result: [KeychainItem?] = []
         result.reserveCapacity(rows.count)
         for (row, stored) in zip(rows, inserted) {
@@ -176,7 +180,7 @@ extension KeychainStore {
         let now = Date().timeIntervalSinceReferenceDate
         let keyRing = self.keyRing
 
-        return try writeTransaction("update an item") {
+        let updated = try writeTransaction("update an item") {
             let targets = try db.query(selectSQL, bindings) { row in
                 (
                     id: row.int64(at: 0), uuid: row.data(at: 1) ?? Data(), pdmn: row.string(at: 2) ?? "",
@@ -223,8 +227,13 @@ extension KeychainStore {
                         .integer(target.id),
                     ])
             }
+            if query.isSynchronizable != false || changes.isSynchronizable == true {
+                try syncLedger.recordChanges(db, itemClass: itemClass, uuids: targets.map(\.uuid))
+            }
             return targets.count
         }
+        syncLedger.flush()
+        return updated
     }
 
     /// Deletes every item matching `query` (its limit is ignored) in one IMMEDIATE transaction.
@@ -238,9 +247,16 @@ extension KeychainStore {
         let (clause, bindings) = try ItemSQL.whereClause(query)
         let sql = "DELETE FROM \"\(query.itemClass.code)\"" + clause
         let deleted = try writeTransaction("delete an item") {
+            let synchronizable =
+                query.isSynchronizable == false
+                ? []
+                : try syncLedger.synchronizableRows(db, itemClass: query.itemClass, clause: clause, bindings: bindings)
             try db.run(sql, bindings)
-            return db.changes
+            let count = db.changes
+            try syncLedger.recordChanges(db, itemClass: query.itemClass, uuids: synchronizable)
+            return count
         }
+        syncLedger.flush()
         if deleted > 0 { scrubDeletedContent() }
         return deleted
     }

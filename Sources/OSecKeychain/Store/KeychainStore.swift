@@ -42,6 +42,8 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
     let insertStatements = KeyedStatementCache<Int>()
     /// Recent find results, valid while no commit has happened (used under the connection's lock).
     let findResults = FindResultCache()
+    /// The sync layer's outbox hooks (see ``SyncLedger``).
+    package let syncLedger = SyncLedger()
     private let cachesFindsStorage = Atomic<Bool>(true)
     /// Whether this store may answer finds from `FindResultCache` (on by default; see also
     /// ``findCachingEnabled``). Turning it off empties the cache.

@@ -3,16 +3,17 @@ import OSecASN1
 import OSecCrypto
 import OSecKeychain
 import OSecPKCS12
+import OSecSync
 import OSecTrust
 import OSecX509
 
 // The one place where the errors of the layers below the facade become Apple's result codes.
 //
 // Each lower layer throws its own typed error with its own open set of codes (`CryptoError`, `ASN1Error`,
-// `X509Error`, `PKCS12Error`, `KeychainStoreError`) or reports a failed `TrustCheck`; none of them knows an
-// OSStatus. This file decides, code by code, which `errSec…` constant Apple returns for that condition (reference
-// §7 for PKCS#12, §8 for trust, §9 for the keychain). The facade's catch sites call these initializers instead of
-// choosing numbers themselves, and `SecError` keeps the lower error as `underlying` for diagnostics.
+// `X509Error`, `PKCS12Error`, `KeychainStoreError`, `SyncError`) or reports a failed `TrustCheck`; none of them
+// knows an OSStatus. This file decides, code by code, which `errSec…` constant Apple returns for that condition
+// (reference §7 for PKCS#12, §8 for trust, §9 for the keychain). The facade's catch sites call these initializers
+// instead of choosing numbers themselves, and `SecError` keeps the lower error as `underlying` for diagnostics.
 
 extension SecError {
     /// Translates any error thrown at or below the facade: a `SecError` stays as it is, a lower layer's error is
@@ -28,6 +29,7 @@ extension SecError {
         case let error as X509Error: mapped = SecError(error)
         case let error as CryptoError: mapped = SecError(error)
         case let error as ASN1Error: mapped = SecError(error)
+        case let error as SyncError: mapped = SecError(error)
         default: mapped = SecError(errSecInternal, "\(error)", underlying: error)
         }
         guard let context else {
@@ -120,6 +122,31 @@ extension SecError {
 
     /// A cryptographic error as Apple reports it; the crypto layer's reason is the message.
     package init(_ error: CryptoError) {
+        self.init(SecError.status(for: error.code), error.reason, underlying: error)
+    }
+
+    // MARK: Sync (OSecSync)
+
+    /// Apple's result code for a sync condition: a wrong circle passphrase is errSecAuthFailed like a wrong
+    /// keychain password, a row that does not open (tampered, swapped, copied from another circle, replayed) is
+    /// errSecDecode like a tampered keychain row, an unreachable or unconfigured server errSecNotAvailable.
+    package static func status(for code: SyncError.Code) -> OSStatus {
+        switch code {
+        case .authFailed: return errSecAuthFailed
+        case .tamperedRow, .replayedRow: return errSecDecode
+        case .serverUnavailable, .notConfigured: return errSecNotAvailable
+        case .serverIncompatible: return errSecInvalidKeychain
+        case .param: return errSecParam
+        default: return errSecInternal
+        }
+    }
+
+    /// A sync error as Apple reports it: a refusal of the local keychain keeps the keychain's own code.
+    package init(_ error: SyncError) {
+        if error.code == .keychain, let keychain = error.underlying as? KeychainStoreError {
+            self.init(SecError.status(for: keychain.code), error.reason, underlying: error)
+            return
+        }
         self.init(SecError.status(for: error.code), error.reason, underlying: error)
     }
 

@@ -63,6 +63,7 @@ enum KeychainRegistry {
             create ? try KeychainStore.openOrCreate(at: path) : try KeychainStore.open(at: path)
         }
         stores[path] = store
+        SecSyncHooks.opened(store)
         return store
     }
 

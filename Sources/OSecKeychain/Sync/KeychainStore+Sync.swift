@@ -1,0 +1,385 @@
+import Foundation
+import OSecSQLite
+import OSecSystem
+
+/// The storage engine's interface for the sync layer (`OSecSync`): sync state, the outbox, and applying remote
+/// changes. See ``SyncLedger``.
+extension KeychainStore {
+    // MARK: State
+
+    /// A value of the sync state (`sync_state`), or `nil`.
+    package func syncState(_ key: String) throws(KeychainStoreError) -> Data? {
+        try KeychainStore.mapErrors {
+            try db.scalar("SELECT value FROM sync_state WHERE key = ?", [.text(key)]).blobValue
+        }
+    }
+
+    /// Sets (or, with `nil`, removes) values of the sync state in one transaction.
+    package func setSyncState(_ values: [String: Data?]) throws(KeychainStoreError) {
+        try KeychainStore.mapErrors {
+            try db.transaction(.immediate) {
+                for (key, value) in values {
+                    if let value {
+                        try db.run(
+                            "INSERT INTO sync_state (key, value) VALUES (?, ?) "
+                                + "ON CONFLICT (key) DO UPDATE SET value = ?",
+                            [.text(key), .blob(value), .blob(value)])
+                    } else {
+                        try db.run("DELETE FROM sync_state WHERE key = ?", [.text(key)])
+                    }
+                }
+            }
+        }
+    }
+
+    /// Forgets everything the sync layer recorded (leaving a circle): state, outbox, item ids, conflicts.
+    /// The items themselves stay.
+    package func resetSyncLedger() throws(KeychainStoreError) {
+        try KeychainStore.mapErrors {
+            try db.transaction(.immediate) {
+                for table in ["sync_state", "sync_outbox", "sync_items", "sync_conflicts"] {
+                    try db.run("DELETE FROM \(table)")
+                }
+            }
+        }
+    }
+
+    /// Gives every synchronizable item that has no sync id yet one, with an outbox entry (joining a circle: items
+    /// added before are pushed too). Returns how many were enqueued.
+    package func enqueueUnsyncedItems() throws(KeychainStoreError) -> Int {
+        try KeychainStore.mapErrors {
+            try db.transaction(.immediate) {
+                var count = 0
+                for itemClass in ItemClass.all {
+                    let uuids = try db.query(
+                        """
+                        SELECT persistref FROM "\(itemClass.code)" WHERE sync = 1 AND persistref NOT IN
+                            (SELECT persistref FROM sync_items WHERE class = ? AND persistref IS NOT NULL)
+                        """, [.text(itemClass.code)]
+                    ) { $0.data(at: 0) ?? Data() }
+                    try syncLedger.recordChanges(db, itemClass: itemClass, uuids: uuids)
+                    count += uuids.count
+                }
+                return count
+            }
+        }
+    }
+
+    // MARK: Outbox
+
+    /// The number of local changes waiting to be pushed.
+    package func pendingSyncChangeCount() throws(KeychainStoreError) -> Int {
+        try KeychainStore.mapErrors { Int(try db.scalar("SELECT count(*) FROM sync_outbox").integerValue ?? 0) }
+    }
+
+    /// Claims up to `limit` outbox entries for this process (in one transaction, so two processes never claim the
+    /// same entry) and returns them with the items' current state. A claim lapses after `lease` seconds, or as soon
+    /// as the claiming process is gone, so a killed pusher's entries are taken over.
+    /// - Throws: `interactionNotAllowed` when a secret cannot be opened (locked keychain): nothing stays claimed.
+    package func claimSyncChanges(limit: Int, lease: TimeInterval) throws(KeychainStoreError) -> [SyncOutboxEntry] {
+        let pid = POSIXProcesses.currentID
+        let now = Date().timeIntervalSinceReferenceDate
+        let claimed: [(Data, Int64)] = try KeychainStore.mapErrors {
+            try db.transaction(.immediate) {
+                let candidates = try db.query(
+                    "SELECT item_id, change, claimed_pid, claimed_until FROM sync_outbox ORDER BY rowid LIMIT ?",
+                    [.integer(Int64(limit) * 4)]
+                ) { row in
+                    (
+                        row.data(at: 0) ?? Data(), row.int64(at: 1), row.isNull(at: 2) ? nil : row.int64(at: 2),
+                        row.double(at: 3)
+                    )
+                }
+                var taken: [(Data, Int64)] = []
+                for (itemID, change, owner, until) in candidates where taken.count < limit {
+                    if let owner, owner != pid, until > now, POSIXProcesses.isAlive(owner) { continue }
+                    try db.run(
+                        "UPDATE sync_outbox SET claimed_pid = ?, claimed_until = ? WHERE item_id = ?",
+                        [.integer(pid), .real(now + lease), .blob(itemID)])
+                    taken.append((itemID, change))
+                }
+                return taken
+            }
+        }
+        do {
+            var entries: [SyncOutboxEntry] = []
+            for (itemID, change) in claimed {
+                guard let state = try syncItemState(itemID) else { continue }  // never happens: same transaction
+                var record: SyncRecord?
+                if let ref = state.persistentRef { record = try self.record(ref) }
+                entries.append(
+                    SyncOutboxEntry(
+                        itemID: itemID, itemClass: state.itemClass, change: change, baseVersion: state.version,
+                        record: record, deletionDate: record == nil ? state.modificationDate : nil))
+            }
+            return entries
+        } catch {
+            try? releaseSyncClaims(claimed.map(\.0))
+            throw error
+        }
+    }
+
+    /// Drops this process's claim on `itemIDs` (they are pushed later, by whoever claims them).
+    package func releaseSyncClaims(_ itemIDs: [Data]) throws(KeychainStoreError) {
+        try KeychainStore.mapErrors {
+            try db.transaction(.immediate) {
+                for itemID in itemIDs {
+                    try db.run(
+                        "UPDATE sync_outbox SET claimed_pid = NULL, claimed_until = NULL "
+                            + "WHERE item_id = ? AND claimed_pid = ?",
+                        [.blob(itemID), .integer(POSIXProcesses.currentID)])
+                }
+            }
+        }
+    }
+
+    /// Records pushes the server accepted: the item is now at `version`, and its outbox entry is gone unless a
+    /// newer local change arrived meanwhile (then it stays, for the next push, based on `version`).
+    package func completeSyncPushes(_ accepted: [(entry: SyncOutboxEntry, version: Int64)]) throws(KeychainStoreError) {
+        try KeychainStore.mapErrors {
+            try db.transaction(.immediate) {
+                for (entry, version) in accepted {
+                    try db.run(
+                        "UPDATE sync_items SET version = ? WHERE item_id = ?", [.integer(version), .blob(entry.itemID)])
+                    try db.run(
+                        "DELETE FROM sync_outbox WHERE item_id = ? AND change = ?",
+                        [.blob(entry.itemID), .integer(entry.change)])
+                    try db.run(
+                        "UPDATE sync_outbox SET claimed_pid = NULL, claimed_until = NULL WHERE item_id = ?",
+                        [.blob(entry.itemID)])
+                }
+            }
+        }
+    }
+
+    // MARK: Items
+
+    /// The ledger's state of one item, or `nil` when the sync layer never saw it.
+    package func syncItemState(_ itemID: Data) throws(KeychainStoreError) -> SyncItemState? {
+        try KeychainStore.mapErrors {
+            try db.query(
+                """
+                SELECT class, persistref, version, member, mdat,
+                    EXISTS (SELECT 1 FROM sync_outbox o WHERE o.item_id = s.item_id)
+                FROM sync_items s WHERE item_id = ?
+                """, [.blob(itemID)]
+            ) { row throws(KeychainStoreError) -> SyncItemState in
+                guard let itemClass = ItemClass(code: row.string(at: 0) ?? "") else {
+                    throw KeychainStoreError(.invalidKeychain, "malformed sync_items row")
+                }
+                let ref = try row.data(at: 1).map { (uuid) throws(KeychainStoreError) in
+                    try PersistentRef(itemClass: itemClass, uuid: uuid)
+                }
+                return SyncItemState(
+                    itemID: itemID, itemClass: itemClass, persistentRef: ref, version: row.int64(at: 2),
+                    member: row.data(at: 3), modificationDate: Date(timeIntervalSinceReferenceDate: row.double(at: 4)),
+                    hasPendingChange: row.int64(at: 5) != 0)
+            }.first
+        }
+    }
+
+    /// The whole local item a persistent ref points to (its secret opened), or `nil` when it is gone.
+    package func record(_ ref: PersistentRef) throws(KeychainStoreError) -> SyncRecord? {
+        guard let item = try find(persistentRef: ref) else { return nil }
+        let plain = try item.secret?.open()
+        return SyncRecord(
+            itemClass: item.itemClass, attributes: item.attributes.dictionary, accessGroup: item.accessGroup,
+            accessibility: item.accessibility, creationDate: item.creationDate,
+            modificationDate: item.modificationDate, secret: plain)
+    }
+
+    /// The sync ids of every item the ledger knows, with their state (for status and tests).
+    package func syncItemCount() throws(KeychainStoreError) -> (live: Int, tombstones: Int) {
+        try KeychainStore.mapErrors {
+            let live = try db.scalar("SELECT count(*) FROM sync_items WHERE persistref IS NOT NULL").integerValue ?? 0
+            let dead = try db.scalar("SELECT count(*) FROM sync_items WHERE persistref IS NULL").integerValue ?? 0
+            return (Int(live), Int(dead))
+        }
+    }
+
+    /// Conflicts resolved here that are still kept (newest first).
+    package func syncConflicts() throws(KeychainStoreError) -> [SyncConflict] {
+        try KeychainStore.mapErrors {
+            try db.query(
+                "SELECT item_id, resolved, winner, loser, loser_mdat, loser_blob FROM sync_conflicts ORDER BY id DESC"
+            ) { row in
+                SyncConflict(
+                    itemID: row.data(at: 0) ?? Data(),
+                    resolvedAt: Date(timeIntervalSinceReferenceDate: row.double(at: 1)),
+                    winner: row.data(at: 2), loser: row.data(at: 3),
+                    loserModificationDate: Date(timeIntervalSinceReferenceDate: row.double(at: 4)),
+                    loserBlob: row.data(at: 5))
+            }
+        }
+    }
+
+    /// Runs `body` in one write transaction in which remote changes are applied: nothing it writes is recorded in
+    /// the outbox. All or nothing: when `body` throws, no local change remains. Like every write, it checks that the
+    /// keychain's path still names the file this store opened; rows it deleted are scrubbed from the WAL afterwards.
+    package func withSyncTransaction<R>(_ body: (SyncTransaction) throws -> R) throws(KeychainStoreError) -> R {
+        let before = db.totalChanges
+        let result = try writeTransaction("apply remote changes") {
+            syncLedger.applyingRemote = true
+            defer { syncLedger.applyingRemote = false }
+            return try body(SyncTransaction(store: self))
+        }
+        if db.totalChanges != before { scrubDeletedContent() }
+        return result
+    }
+}
+
+/// Operations on the local keychain inside ``KeychainStore/withSyncTransaction(_:)``.
+package struct SyncTransaction {
+    let store: KeychainStore
+    private var db: Database { store.db }
+
+    /// The ledger's state of an item.
+    package func state(_ itemID: Data) throws(KeychainStoreError) -> SyncItemState? {
+        try store.syncItemState(itemID)
+    }
+
+    /// The whole local item, or `nil`.
+    package func record(_ ref: PersistentRef) throws(KeychainStoreError) -> SyncRecord? {
+        try store.record(ref)
+    }
+
+    /// The synchronizable local item that has the same primary key as `record` (Apple's uniqueness rule), with its
+    /// sync id if it has one.
+    package func collidingItem(_ record: SyncRecord) throws(KeychainStoreError) -> (ref: PersistentRef, itemID: Data?)?
+    {
+        let query = ItemQuery(
+            itemClass: record.itemClass, attributes: record.primaryKeyAttributes, accessGroups: [record.accessGroup],
+            isSynchronizable: true, limit: 1)
+        guard let item = try store.find(query).first else { return nil }
+        let itemID = try KeychainStore.mapErrors {
+            try db.scalar(
+                "SELECT item_id FROM sync_items WHERE class = ? AND persistref = ?",
+                [.text(item.itemClass.code), .blob(item.persistentRef.uuid)]
+            ).blobValue
+        }
+        return (item.persistentRef, itemID)
+    }
+
+    /// Writes a remote item locally: updates the row the item id maps to, or adds a new one. `mdat` and `cdat` are
+    /// the record's (so every member compares the same dates).
+    /// - Throws: `duplicateItem` when another local item has the same primary key (the caller resolves that).
+    package func put(_ itemID: Data, _ record: SyncRecord, version: Int64, member: Data) throws(KeychainStoreError) {
+        let existing = try state(itemID)
+        var ref: PersistentRef
+        if let known = existing?.persistentRef, known.itemClass == record.itemClass,
+            try store.find(persistentRef: known) != nil
+        {
+            let changes = ItemChanges(
+                attributes: record.attributes, accessGroup: record.accessGroup, accessibility: record.accessibility,
+                isSynchronizable: true, secret: record.secret)
+            _ = try store.update(ItemQuery(persistentRef: known), with: changes)
+            ref = known
+        } else {
+            if let known = existing?.persistentRef {
+                _ = try store.delete(ItemQuery(persistentRef: known))
+            }
+            let added = try store.add(
+                NewItem(
+                    itemClass: record.itemClass, attributes: record.attributes, accessGroup: record.accessGroup,
+                    accessibility: record.accessibility, isSynchronizable: true, secret: record.secret))
+            ref = added.persistentRef
+        }
+        try KeychainStore.mapErrors {
+            try db.run(
+                "UPDATE \"\(record.itemClass.code)\" SET cdat = ?, mdat = ? WHERE persistref = ?",
+                [
+                    .real(record.creationDate.timeIntervalSinceReferenceDate),
+                    .real(record.modificationDate.timeIntervalSinceReferenceDate), .blob(ref.uuid),
+                ])
+            try db.run(
+                """
+                INSERT INTO sync_items (item_id, class, persistref, version, member, mdat) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (item_id) DO UPDATE SET class = excluded.class, persistref = excluded.persistref,
+                    version = excluded.version, member = excluded.member, mdat = excluded.mdat
+                """,
+                [
+                    .blob(itemID), .text(record.itemClass.code), .blob(ref.uuid), .integer(version), .blob(member),
+                    .real(record.modificationDate.timeIntervalSinceReferenceDate),
+                ])
+        }
+    }
+
+    /// Applies a remote delete: removes the local row (if any) and keeps the item as a tombstone at `version`.
+    package func remove(
+        _ itemID: Data, itemClass: ItemClass, version: Int64, member: Data?, deletionDate: Date
+    ) throws(KeychainStoreError) {
+        if let ref = try state(itemID)?.persistentRef {
+            _ = try store.delete(ItemQuery(persistentRef: ref))
+        }
+        try KeychainStore.mapErrors {
+            try db.run(
+                """
+                INSERT INTO sync_items (item_id, class, persistref, version, member, mdat) VALUES (?, ?, NULL, ?, ?, ?)
+                ON CONFLICT (item_id) DO UPDATE SET persistref = NULL, version = excluded.version,
+                    member = excluded.member, mdat = excluded.mdat
+                """,
+                [
+                    .blob(itemID), .text(itemClass.code), .integer(version), member.map(SQLiteValue.blob) ?? .null,
+                    .real(deletionDate.timeIntervalSinceReferenceDate),
+                ])
+        }
+    }
+
+    /// The local change wins over the server's `version`: it stays in the outbox, now based on `version`.
+    package func rebase(_ itemID: Data, onto version: Int64) throws(KeychainStoreError) {
+        try KeychainStore.mapErrors {
+            try db.run("UPDATE sync_items SET version = ? WHERE item_id = ?", [.integer(version), .blob(itemID)])
+            try db.run(
+                "UPDATE sync_outbox SET claimed_pid = NULL, claimed_until = NULL WHERE item_id = ?", [.blob(itemID)])
+        }
+    }
+
+    /// Records that `version` of the item is known (nothing else changes).
+    package func acknowledge(_ itemID: Data, version: Int64) throws(KeychainStoreError) {
+        try KeychainStore.mapErrors {
+            try db.run("UPDATE sync_items SET version = ? WHERE item_id = ?", [.integer(version), .blob(itemID)])
+        }
+    }
+
+    /// Drops the item's pending local change (it lost a conflict).
+    package func dropPendingChange(_ itemID: Data) throws(KeychainStoreError) {
+        try KeychainStore.mapErrors { try db.run("DELETE FROM sync_outbox WHERE item_id = ?", [.blob(itemID)]) }
+    }
+
+    /// Queues a push of the item's current state (e.g. the tombstone of a collision's loser).
+    package func enqueue(_ itemID: Data) throws(KeychainStoreError) {
+        try KeychainStore.mapErrors { try store.syncLedger.enqueue(db, itemID) }
+    }
+
+    /// Marks a local item that lost a collision as deleted, with a pending tombstone push (when it has a sync id).
+    package func retire(_ ref: PersistentRef, itemID: Data?) throws(KeychainStoreError) {
+        _ = try store.delete(ItemQuery(persistentRef: ref))
+        guard let itemID else { return }
+        try KeychainStore.mapErrors {
+            try db.run(
+                "UPDATE sync_items SET persistref = NULL, member = NULL, mdat = ? WHERE item_id = ?",
+                [.real(Date().timeIntervalSinceReferenceDate), .blob(itemID)])
+            try store.syncLedger.enqueue(db, itemID)
+        }
+    }
+
+    /// Keeps a losing change for `sync-status` (older entries than `keep` seconds are dropped).
+    package func logConflict(
+        _ itemID: Data, winner: Data?, loser: Data?, loserDate: Date, loserBlob: Data?, keep: TimeInterval
+    ) throws(KeychainStoreError) {
+        let now = Date().timeIntervalSinceReferenceDate
+        try KeychainStore.mapErrors {
+            try db.run("DELETE FROM sync_conflicts WHERE resolved < ?", [.real(now - keep)])
+            try db.run(
+                """
+                INSERT INTO sync_conflicts (item_id, resolved, winner, loser, loser_mdat, loser_blob)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .blob(itemID), .real(now), winner.map(SQLiteValue.blob) ?? .null,
+                    loser.map(SQLiteValue.blob) ?? .null, .real(loserDate.timeIntervalSinceReferenceDate),
+                    loserBlob.map(SQLiteValue.blob) ?? .null,
+                ])
+        }
+    }
+}

@@ -1,0 +1,430 @@
+import Foundation
+import OSecCrypto
+import OSecKeychain
+import OSecSystem
+
+/// The sync of one keychain with its circle: push the outbox, pull past the last seen sequence number, apply
+/// remote changes with the keychain's uniqueness rules and the conflict rule.
+///
+/// One engine per keychain and process; its methods are serialized by a lock, and several processes on one
+/// machine may run engines on the same keychain at once (the outbox is claimed in SQLite transactions, so a
+/// change is pushed by one of them only).
+package final class SyncEngine: @unchecked Sendable {  // sendable: mutable state guarded by `lock`
+    /// The keychain.
+    package let store: KeychainStore
+    /// Server and circle.
+    package let settings: SyncSettings
+    let key: CircleKey
+    /// This keychain's member id in the circle.
+    package let member: Data
+    private let lock = NSRecursiveLock()
+    private var server: SyncServer?
+    private var listening = false
+
+    /// Outbox entries pushed per statement.
+    static let pushBatch = 500
+    /// Rows pulled per request (and applied per local transaction).
+    static let pullBatch = 1000
+    /// How long a claim on outbox entries lasts if its process neither finishes nor dies.
+    static let claimLease: TimeInterval = 60
+    /// Push/pull rounds one ``sync()`` makes at most (each conflict costs a round).
+    static let maximumRounds = 16
+    /// How long a losing change is kept for `sync-status`.
+    package static let conflictRetention: TimeInterval = 30 * 24 * 3600
+
+    // sync_state keys
+    static let memberKey = "member"
+    static let circleKey = "circle"
+    static let cursorKey = "cursor"
+    static let lastPushKey = "last_push"
+    static let lastPullKey = "last_pull"
+
+    private init(store: KeychainStore, settings: SyncSettings, key: CircleKey, member: Data, server: SyncServer?) {
+        self.store = store
+        self.settings = settings
+        self.key = key
+        self.member = member
+        self.server = server
+    }
+
+    // MARK: Joining
+
+    /// Joins the circle (creating it when it does not exist yet, with `parameters`), stores the settings and
+    /// the circle key in the keychain, and enqueues every synchronizable item for the first push.
+    /// - Throws: `authFailed` when the circle exists and `passphrase` is not its passphrase (nothing is stored).
+    package static func join(
+        store: KeychainStore, settings: SyncSettings, passphrase: Data,
+        parameters: CircleKey.Parameters = .default
+    ) throws(SyncError) -> SyncEngine {
+        let server = try SyncServer(url: settings.url)
+        let key = try circleKey(server: server, settings: settings, passphrase: passphrase, parameters: parameters)
+        let stored = StoredCircle(
+            url: settings.url, circle: settings.circle, circleID: key.circleID.hexString,
+            key: key.material.hexString)
+        try stored.save(store)
+        let member = try adopt(store: store, circleID: key.circleID)
+        try server.register(member: member, hostName: POSIXProcesses.hostName, key: key)
+        return SyncEngine(store: store, settings: settings, key: key, member: member, server: server)
+    }
+
+    /// The engine for the circle the environment names (`OPENSECURITY_SYNC_URL`, `…_CIRCLE`,
+    /// `…_PASSPHRASE_FILE`), joining it implicitly; else the circle the keychain joined; else `nil`.
+    package static func configured(
+        store: KeychainStore, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(SyncError) -> SyncEngine? {
+        if let (settings, passphrase) = try SyncSettings.fromEnvironment(environment) {
+            if let stored = try StoredCircle.load(store), stored.url == settings.url, stored.circle == settings.circle {
+                // Same circle as joined: the passphrase must still be right, but scrypt is not needed to know it.
+                let engine = try fromStored(store: store, stored: stored)
+                if engine.key.matches(
+                    keyCheck: try engine.connected().circle(named: settings.circle)?.keyCheck ?? Data())
+                {
+                    return engine
+                }
+            }
+            return try join(store: store, settings: settings, passphrase: passphrase)
+        }
+        guard let stored = try StoredCircle.load(store) else { return nil }
+        return try fromStored(store: store, stored: stored)
+    }
+
+    /// `true` when the keychain joined a circle, or the environment names one.
+    package static func isConfigured(
+        store: KeychainStore, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> Bool {
+        if (try? SyncSettings.fromEnvironment(environment)) != nil { return true }
+        return ((try? store.syncState(circleKey)) ?? nil) != nil
+    }
+
+    private static func fromStored(store: KeychainStore, stored: StoredCircle) throws(SyncError) -> SyncEngine {
+        guard let circleID = Data(hexString: stored.circleID), circleID.count == 16,
+            let material = Data(hexString: stored.key)
+        else { throw SyncError(.keychain, "the stored circle settings are malformed") }
+        let key = try CircleKey(circleID: circleID, material: material)
+        let member = try adopt(store: store, circleID: circleID)
+        return SyncEngine(
+            store: store, settings: try SyncSettings(url: stored.url, circle: stored.circle), key: key,
+            member: member, server: nil)
+    }
+
+    /// Looks the circle up (creating it when missing) and derives and checks the key.
+    private static func circleKey(
+        server: SyncServer, settings: SyncSettings, passphrase: Data, parameters: CircleKey.Parameters
+    ) throws(SyncError) -> CircleKey {
+        var circle = try server.circle(named: settings.circle)
+        if circle == nil {
+            let (created, key) = try server.createCircle(
+                named: settings.circle, passphrase: passphrase, parameters: parameters)
+            if let key { return key }
+            circle = created
+        }
+        guard let circle else { throw SyncError(.internal, "no circle") }
+        let key = try CircleKey.derive(
+            passphrase: passphrase, salt: circle.salt, parameters: circle.parameters, circleID: circle.circleID)
+        guard key.matches(keyCheck: circle.keyCheck) else {
+            throw SyncError(.authFailed, "wrong passphrase for sync circle \"\(settings.circle)\"")
+        }
+        return key
+    }
+
+    /// Makes the ledger belong to `circleID` (a different circle than before: the ledger starts over) and
+    /// returns this keychain's member id.
+    private static func adopt(store: KeychainStore, circleID: Data) throws(SyncError) -> Data {
+        try keychain {
+            if let current = try store.syncState(circleKey), current == circleID,
+                let member = try store.syncState(memberKey), member.count == 16
+            {
+                return member
+            }
+            if try store.syncState(circleKey) != nil { try store.resetSyncLedger() }
+            let member = try SecureRandom.bytes(16)
+            try store.setSyncState([circleKey: circleID, memberKey: member])
+            _ = try store.enqueueUnsyncedItems()
+            return member
+        }
+    }
+
+    /// Leaves the circle: the member is removed from the server (when reachable), the settings, the key and the
+    /// ledger are removed from the keychain. Items stay; nothing arrives or leaves afterwards.
+    package func leave() throws(SyncError) {
+        lock.lock()
+        defer { lock.unlock() }
+        try? connected().remove(member: member, circleID: key.circleID)
+        try StoredCircle.remove(store)
+        try SyncEngine.keychain { try store.resetSyncLedger() }
+        server = nil
+    }
+
+    // MARK: Syncing
+
+    /// A full sync: pushes every pending change and pulls everything new, until nothing is left to push (each
+    /// conflict costs one more round). Returns only when both are done.
+    /// - Throws: `serverUnavailable`, `tamperedRow` / `replayedRow` (nothing of the bad batch is applied),
+    ///   `keychain` (e.g. a locked keychain: its changes stay in the outbox).
+    package func sync() throws(SyncError) {
+        lock.lock()
+        defer { lock.unlock() }
+        do throws(SyncError) {
+            let server = try connected()
+            for _ in 0..<SyncEngine.maximumRounds {
+                let rejected = try push(server)
+                try pull(server)
+                if rejected == 0, try SyncEngine.keychain({ try store.pendingSyncChangeCount() }) == 0 {
+                    try? server.touch(member: member, circleID: key.circleID)
+                    return
+                }
+            }
+            throw SyncError(.internal, "sync did not settle after \(SyncEngine.maximumRounds) rounds")
+        } catch {
+            if error.code == .serverUnavailable { self.server = nil }
+            throw error
+        }
+    }
+
+    /// Pushes the outbox once, without pulling (the benchmark's push measurement). Returns the number of rows the
+    /// server refused (version conflicts, left for the next ``sync()``).
+    package func pushPending() throws(SyncError) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        do throws(SyncError) {
+            return try push(try connected())
+        } catch {
+            if error.code == .serverUnavailable { self.server = nil }
+            throw error
+        }
+    }
+
+    /// Waits up to `timeout` for another member's change (LISTEN/NOTIFY); `true` when one was announced.
+    package func waitForRemoteChange(timeout: Duration) throws(SyncError) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        do throws(SyncError) {
+            let server = try connected()
+            if !listening {
+                try server.listen()
+                listening = true
+            }
+            return try server.waitForChange(circleID: key.circleID, timeout: timeout)
+        } catch {
+            if error.code == .serverUnavailable { self.server = nil }
+            throw error
+        }
+    }
+
+    /// The open server connection, made when needed.
+    func connected() throws(SyncError) -> SyncServer {
+        if let server, server.isConnected { return server }
+        listening = false
+        let fresh = try SyncServer(url: settings.url)
+        server = fresh
+        return fresh
+    }
+
+    /// Pushes the outbox; returns the number of rows the server refused (version conflicts).
+    private func push(_ server: SyncServer) throws(SyncError) -> Int {
+        var rejected = 0
+        var claimedBefore = Set<Data>()
+        while true {
+            let entries = try SyncEngine.keychain {
+                try store.claimSyncChanges(limit: SyncEngine.pushBatch, lease: SyncEngine.claimLease)
+            }.filter { !claimedBefore.contains($0.itemID) }
+            if entries.isEmpty { return rejected }
+            var rows: [SyncRow] = []
+            rows.reserveCapacity(entries.count)
+            for entry in entries {
+                let payload = SyncPayload(
+                    member: member, modificationDate: entry.record?.modificationDate ?? entry.deletionDate ?? Date(),
+                    itemClass: entry.itemClass, record: entry.record)
+                rows.append(try SyncRow.seal(payload, itemID: entry.itemID, version: entry.baseVersion + 1, key: key))
+            }
+            let accepted: Set<Data>
+            do {
+                accepted = try server.push(rows, circleID: key.circleID)
+            } catch {
+                try? store.releaseSyncClaims(entries.map(\.itemID))
+                throw error
+            }
+            let done = entries.filter { accepted.contains($0.itemID) }
+            try SyncEngine.keychain { try store.completeSyncPushes(done.map { ($0, $0.baseVersion + 1) }) }
+            let refused = entries.filter { !accepted.contains($0.itemID) }.map(\.itemID)
+            if !refused.isEmpty { try SyncEngine.keychain { try store.releaseSyncClaims(refused) } }
+            rejected += refused.count
+            claimedBefore.formUnion(refused)
+            if !done.isEmpty { try? store.setSyncState([SyncEngine.lastPushKey: SyncEngine.now()]) }
+        }
+    }
+
+    /// Pulls and applies everything past the cursor.
+    private func pull(_ server: SyncServer) throws(SyncError) {
+        var cursor = SyncEngine.int64(try SyncEngine.keychain { try store.syncState(SyncEngine.cursorKey) }) ?? 0
+        while true {
+            let rows = try server.pull(circleID: key.circleID, after: cursor, limit: SyncEngine.pullBatch)
+            if rows.isEmpty { break }
+            // Every row of the batch must open before any is applied: a bad row changes nothing locally.
+            var opened: [(SyncRow, SyncPayload)] = []
+            opened.reserveCapacity(rows.count)
+            for row in rows { opened.append((row, try row.open(with: key))) }
+            let last = rows[rows.count - 1].seq
+            do {
+                try store.withSyncTransaction { transaction in
+                    for (row, payload) in opened { try apply(transaction, row, payload) }
+                    try store.setSyncState([SyncEngine.cursorKey: SyncEngine.data(last)])
+                }
+            } catch {
+                if let inner = error.underlying as? SyncError { throw inner }
+                throw SyncError(
+                    .keychain, "applying remote changes failed: \(error.reason)", underlying: error)
+            }
+            cursor = last
+            if rows.count < SyncEngine.pullBatch { break }
+        }
+        try? store.setSyncState([SyncEngine.lastPullKey: SyncEngine.now()])
+    }
+
+    // MARK: Applying remote changes
+
+    private func apply(_ transaction: SyncTransaction, _ row: SyncRow, _ remote: SyncPayload) throws {
+        let state = try transaction.state(row.itemID)
+        if let state {
+            if row.version < state.version {
+                throw SyncError(
+                    .replayedRow,
+                    "the server offered item \(row.itemID.hexString) at version \(row.version), older than version "
+                        + "\(state.version) seen before: a replayed or rolled-back row")
+            }
+            if row.version == state.version { return }  // already known (our own push, or seen before)
+            guard state.itemClass == remote.itemClass else {
+                throw SyncError(.tamperedRow, "item \(row.itemID.hexString) changed its class")
+            }
+        }
+        guard let state, state.hasPendingChange else {
+            try applyRemote(transaction, row, remote)
+            return
+        }
+        // A local change waits for the same item: the later modification wins, ties by member id.
+        let localRecord = try state.persistentRef.flatMap { (ref) throws(KeychainStoreError) in
+            try transaction.record(ref)
+        }
+        let localDate = localRecord?.modificationDate ?? state.modificationDate
+        let localMember = state.member ?? member
+        if remote.member == localMember && remote.modificationDate == localDate {
+            // Our own change: pushed before, its acknowledgement lost (a crash between push and commit).
+            try transaction.acknowledge(row.itemID, version: row.version)
+            try transaction.dropPendingChange(row.itemID)
+            return
+        }
+        if SyncPayload.isLater((remote.modificationDate, remote.member), than: (localDate, localMember)) {
+            let loser = SyncPayload(
+                member: localMember, modificationDate: localDate, itemClass: state.itemClass, record: localRecord)
+            try transaction.dropPendingChange(row.itemID)
+            try applyRemote(transaction, row, remote)
+            try transaction.logConflict(
+                row.itemID, winner: remote.member, loser: nil, loserDate: localDate,
+                loserBlob: try? SyncRow.seal(loser, itemID: row.itemID, version: row.version, key: key).blob,
+                keep: SyncEngine.conflictRetention)
+        } else {
+            try transaction.rebase(row.itemID, onto: row.version)
+            try transaction.logConflict(
+                row.itemID, winner: nil, loser: remote.member, loserDate: remote.modificationDate, loserBlob: row.blob,
+                keep: SyncEngine.conflictRetention)
+        }
+    }
+
+    /// Writes a remote change locally; a remote item that collides with another local item on the primary key is a
+    /// conflict (the same rule decides), never a duplicate.
+    private func applyRemote(_ transaction: SyncTransaction, _ row: SyncRow, _ remote: SyncPayload) throws {
+        guard let record = remote.record else {
+            try transaction.remove(
+                row.itemID, itemClass: remote.itemClass, version: row.version, member: remote.member,
+                deletionDate: remote.modificationDate)
+            return
+        }
+        var collided = false
+        do {
+            try transaction.put(row.itemID, record, version: row.version, member: remote.member)
+        } catch {
+            guard error.code == .duplicateItem else { throw error }
+            collided = true
+        }
+        if collided { try resolveCollision(transaction, row, remote, record) }
+    }
+
+    /// A remote item collides with another local item on the primary key: the conflict rule picks the survivor.
+    private func resolveCollision(
+        _ transaction: SyncTransaction, _ row: SyncRow, _ remote: SyncPayload, _ record: SyncRecord
+    ) throws {
+        guard let other = try transaction.collidingItem(record) else {
+            throw SyncError(.internal, "item \(row.itemID.hexString) collides with an item that cannot be found")
+        }
+        var otherState: SyncItemState?
+        if let id = other.itemID { otherState = try transaction.state(id) }
+        let otherDate = try transaction.record(other.ref)?.modificationDate ?? .distantPast
+        let otherMember = otherState?.member ?? member
+        if SyncPayload.isLater((remote.modificationDate, remote.member), than: (otherDate, otherMember)) {
+            try transaction.retire(other.ref, itemID: other.itemID)
+            try transaction.put(row.itemID, record, version: row.version, member: remote.member)
+            try transaction.logConflict(
+                other.itemID ?? row.itemID, winner: remote.member, loser: otherState?.member, loserDate: otherDate,
+                loserBlob: nil, keep: SyncEngine.conflictRetention)
+        } else {
+            // The local item stays; the remote one is known (at this version) but has no local row.
+            try transaction.remove(
+                row.itemID, itemClass: remote.itemClass, version: row.version, member: remote.member,
+                deletionDate: remote.modificationDate)
+            try transaction.logConflict(
+                row.itemID, winner: otherState?.member, loser: remote.member, loserDate: remote.modificationDate,
+                loserBlob: row.blob, keep: SyncEngine.conflictRetention)
+        }
+    }
+
+    // MARK: Status
+
+    /// What `sync-status` shows.
+    package func status() throws(SyncError) -> SyncStatus {
+        lock.lock()
+        defer { lock.unlock() }
+        let members = (try? connected().members(key: key)) ?? []
+        return try SyncEngine.keychain {
+            let counts = try store.syncItemCount()
+            return SyncStatus(
+                url: settings.redactedURL, circle: settings.circle, circleID: key.circleID.hexString,
+                member: member.hexString, members: members, serverReachable: server != nil,
+                lastPush: SyncEngine.date(try store.syncState(SyncEngine.lastPushKey)),
+                lastPull: SyncEngine.date(try store.syncState(SyncEngine.lastPullKey)),
+                pendingChanges: try store.pendingSyncChangeCount(), items: counts.live, tombstones: counts.tombstones,
+                conflicts: try store.syncConflicts())
+        }
+    }
+
+    // MARK: Helpers
+
+    static func keychain<R>(_ body: () throws -> R) throws(SyncError) -> R {
+        do {
+            return try body()
+        } catch let error as SyncError {
+            throw error
+        } catch let error as KeychainStoreError {
+            if let inner = error.underlying as? SyncError { throw inner }
+            throw SyncError(.keychain, error.reason, underlying: error)
+        } catch {
+            throw SyncError(.internal, "unexpected error: \(error)")
+        }
+    }
+
+    static func now() -> Data { data(Int64(Date().timeIntervalSince1970 * 1000)) }
+
+    static func data(_ value: Int64) -> Data {
+        var out = Data()
+        out.appendUInt64(UInt64(bitPattern: value))
+        return out
+    }
+
+    static func int64(_ data: Data?) -> Int64? {
+        guard let data, data.count == 8 else { return nil }
+        return Int64(bitPattern: data.reduce(0) { $0 << 8 | UInt64($1) })
+    }
+
+    static func date(_ data: Data?) -> Date? {
+        int64(data).map { Date(timeIntervalSince1970: Double($0) / 1000) }
+    }
+}
