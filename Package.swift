@@ -9,7 +9,8 @@
 //   → OSecX509
 //   → OSecPKCS12, OSecTrust
 //   → OSecKeychain
-//   → Security (Apple's API, module name `Security`)
+//   → Security (Apple's API, module name `Security`), CommonCrypto
+//   → OpenSecurityKit (conveniences built only on Security, CommonCrypto and Foundation)
 //   → SecurityTool (`security` CLI), Benchmarks, LimboHarness
 import PackageDescription
 
@@ -18,6 +19,7 @@ let package = Package(
     products: [
         .library(name: "Security", targets: ["Security"]),
         .library(name: "CommonCrypto", targets: ["CommonCrypto"]),
+        .library(name: "OpenSecurityKit", targets: ["OpenSecurityKit"]),
         .executable(name: "security", targets: ["SecurityTool"]),
         .executable(name: "opensecurity-bench", targets: ["Benchmarks"]),
         .executable(name: "limbo-harness", targets: ["LimboHarness"]),
@@ -59,11 +61,18 @@ let package = Package(
         // Apple's CommonCrypto C API as Swift imports it (module name `CommonCrypto`).
         .target(name: "CommonCrypto", dependencies: ["OSecCrypto"]),
 
+        // MARK: Conveniences on Apple's API only (keychain one-liners, RSA helpers, the transport envelope)
+        .target(name: "OpenSecurityKit", dependencies: ["Security", "CommonCrypto"]),
+
         // MARK: Tools
-        .executableTarget(name: "SecurityTool", dependencies: ["Security", "OSecASN1", "CommonCrypto"]),
+        .executableTarget(
+            name: "SecurityTool", dependencies: ["Security", "OSecASN1", "CommonCrypto", "OpenSecurityKit"]),
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["Security", "OSecCrypto", "OSecX509", "OSecKeychain", "OpenSSLBaseline", "CommonCrypto"]),
+            dependencies: [
+                "Security", "OSecCrypto", "OSecX509", "OSecKeychain", "OpenSSLBaseline", "CommonCrypto",
+                "OpenSecurityKit",
+            ]),
         .executableTarget(name: "LimboHarness", dependencies: ["Security", "OSecTrust", "OSecX509", "OSecASN1"]),
 
         // MARK: Tests
@@ -97,6 +106,8 @@ let package = Package(
         .testTarget(
             name: "CommonCryptoSwift5Tests", dependencies: ["CommonCrypto"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(
+            name: "OpenSecurityKitTests", dependencies: ["OpenSecurityKit", "Security", "CommonCrypto", "OSecTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
