@@ -13,6 +13,7 @@ enum BenchSuites {
         BenchSuite(name: "x509", rows: X509Benchmarks.rows),
         BenchSuite(name: "trust", rows: TrustBenchmarks.rows),
         BenchSuite(name: "commoncrypto", rows: CommonCryptoBenchmarks.rows),
+        BenchSuite(name: "kit", rows: KitBenchmarks.rows),
     ]
 }
 

@@ -30,5 +30,6 @@ double osec_baseline_p256_public_decode_fromdata(double seconds);
 #include "COpenSSLX509Baseline.h"
 #include "COpenSSLTrustBaseline.h"
 #include "COpenSSLCommonCryptoBaseline.h"
+#include "COpenSSLKitBaseline.h"
 
 #endif
