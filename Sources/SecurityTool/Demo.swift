@@ -7,6 +7,7 @@ enum Demo {
         do {
             try keys()
             try pki()
+            try DemoKit.run()
             print("\nDemo finished: every step succeeded.")
             return 0
         } catch {
