@@ -83,14 +83,16 @@ let package = Package(
         .testTarget(name: "OSecASN1Tests", dependencies: ["OSecASN1"]),
         .testTarget(name: "OSecSQLiteTests", dependencies: ["OSecSQLite"]),
         .testTarget(name: "OSecX509Tests", dependencies: ["OSecX509", "OSecASN1", "OSecCrypto", "OSecTestSupport"]),
-        .testTarget(name: "OSecKeychainTests", dependencies: ["OSecKeychain", "OSecSQLite", "OSecTestSupport"]),
+        .testTarget(
+            name: "OSecKeychainTests", dependencies: ["OSecKeychain", "OSecSQLite", "OSecSystem", "OSecTestSupport"]),
         .testTarget(
             name: "OSecPKCS12Tests", dependencies: ["OSecPKCS12", "OSecASN1", "OSecCrypto", "OSecTestSupport"]),
         .testTarget(
             name: "OSecTrustTests",
             dependencies: ["OSecTrust", "OSecASN1", "OSecCrypto", "OSecX509", "OSecTestSupport"]),
         .testTarget(
-            name: "SecurityTests", dependencies: ["Security", "OSecTestSupport", "OSecASN1", "OSecCrypto", "OSecX509"]),
+            name: "SecurityTests",
+            dependencies: ["Security", "OSecTestSupport", "OSecASN1", "OSecCrypto", "OSecX509", "OSecSQLite"]),
         // Apple-platform code written the way popular keychain wrappers and crypto libraries write it, compiled
         // against our Security only (issue 11): Swift 6 mode, and Swift 5 mode with Security imported implicitly.
         .testTarget(name: "AppleCompatTests", dependencies: ["Security"]),
@@ -101,7 +103,7 @@ let package = Package(
                 // Code that gets Security from `import Foundation` on Apple platforms (README: porting a package).
                 .unsafeFlags(["-Xfrontend", "-import-module", "-Xfrontend", "Security"]),
             ]),
-        .testTarget(name: "CommonCryptoTests", dependencies: ["CommonCrypto", "OSecTestSupport"]),
+        .testTarget(name: "CommonCryptoTests", dependencies: ["CommonCrypto", "OSecTestSupport", "OSecCrypto"]),
         // The same API compiled in the Swift 5 language mode, as older Apple-platform libraries are.
         .testTarget(
             name: "CommonCryptoSwift5Tests", dependencies: ["CommonCrypto"],

@@ -4,10 +4,12 @@ import OpenSSLBaseline
 import Security
 import Synchronization
 
-/// Keychain adds and finds (kSecReturnData by service + account) on a 10,000-item keychain, beside the floor:
-/// raw SQLite plus AES-256-GCM in C with the same durability settings, measured in the same run.
+/// Keychain adds, finds (kSecReturnData by service + account) and deletes on a 10,000-item keychain, beside the
+/// floor: raw SQLite plus AES-256-GCM in C with the same durability settings, measured in the same run.
 enum KeychainBenchmarks {
     static let itemCount = 10_000
+    /// Items the delete row removes (one SecItemDelete, one transaction each), from `account-0` up.
+    static let deleteCount = 2_000
 
     static func rows() -> [BenchRow] {
         let directory = BenchScratch.directory("keychain")
@@ -21,18 +23,34 @@ enum KeychainBenchmarks {
         let floorPath = directory + "/floor.sqlite"
         let secret = Data(repeating: 0x53, count: 64)
         var added = false
-        func fill() -> Double {
+        var deleted = false
+        var deletedFloor = false
+        /// Runs `operation` for 0..<count, one call each; operations per second, or -1 at the first failure.
+        func opsPerSecond(_ count: Int, _ operation: (Int) -> OSStatus) -> Double {
             let start = DispatchTime.now().uptimeNanoseconds
-            for i in 0..<itemCount {
+            for i in 0..<count where operation(i) != errSecSuccess { return -1 }
+            return Double(count) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        func deleteSome() -> Double {
+            deleted = true
+            return opsPerSecond(deleteCount) { i in
+                let q: [String: Any] = [
+                    kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "service",
+                    kSecAttrAccount as String: "account-\(i)", kSecUseKeychain as String: keychain,
+                ]
+                return SecItemDelete(q as CFDictionary)
+            }
+        }
+        func fill() -> Double {
+            added = true
+            return opsPerSecond(itemCount) { i in
                 let q: [String: Any] = [
                     kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "service",
                     kSecAttrAccount as String: "account-\(i)", kSecValueData as String: secret,
                     kSecUseKeychain as String: keychain,
                 ]
-                guard SecItemAdd(q as CFDictionary, nil) == errSecSuccess else { return -1 }
+                return SecItemAdd(q as CFDictionary, nil)
             }
-            added = true
-            return Double(itemCount) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         }
         // The floor's generator (an LCG, in keychain_baseline.c): SystemRandomNumberGenerator makes a getrandom
         // syscall per draw, which would be charged to our side only.
@@ -107,6 +125,16 @@ enum KeychainBenchmarks {
                 opensslLabel: "SQLite SELECT + AES-256-GCM open (C floor)",
                 ours: { s in storeFind(s, cached: false) },
                 openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) }),
+            // Last: it removes items the finds above look up.
+            BenchRow(
+                name: "SecItemDelete, 2,000 passwords by svce+acct", unit: "op/s",
+                opensslLabel: "SQLite DELETE (C floor)",
+                ours: { _ in added && !deleted ? deleteSome() : -1 },
+                openssl: { _ in
+                    guard !deletedFloor else { return -1 }
+                    deletedFloor = true
+                    return osec_baseline_keychain_delete(floorPath, Int32(deleteCount))
+                }),
         ]
         /// SecItemCopyMatching with query dictionaries built before the clock starts (1,024 of them, cycled).
         func prebuiltFind(_ s: Double, cached: Bool) -> Double {

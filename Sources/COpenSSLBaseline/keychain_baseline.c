@@ -100,3 +100,27 @@ done:
     sqlite3_close(db);
     return result;
 }
+
+double osec_baseline_keychain_delete(const char *path, int count) {
+    sqlite3 *db = kc_open_db(path);
+    sqlite3_stmt *del = NULL;
+    double result = -1;
+    if (!db) return -1;
+    if (sqlite3_prepare_v2(db, "DELETE FROM genp WHERE svce = ? AND acct = ?", -1, &del, NULL) != SQLITE_OK) goto done;
+    double start = osec_bench_now();
+    for (int i = 0; i < count; i++) {
+        char acct[32];
+        int alen = snprintf(acct, sizeof acct, "account-%d", i);
+        if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) goto done;
+        sqlite3_bind_blob(del, 1, "service", 7, SQLITE_STATIC);
+        sqlite3_bind_blob(del, 2, acct, alen, SQLITE_TRANSIENT);
+        if (sqlite3_step(del) != SQLITE_DONE || sqlite3_changes(db) != 1) goto done;
+        sqlite3_reset(del);
+        if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) goto done;
+    }
+    result = count / (osec_bench_now() - start);
+done:
+    sqlite3_finalize(del);
+    sqlite3_close(db);
+    return result;
+}

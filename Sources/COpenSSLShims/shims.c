@@ -308,6 +308,83 @@ int osec_aes_gcm_prepared(void *ctx, int encrypt, const void *iv, size_t iv_len,
     return 1;
 }
 
+/// Longest IV OpenSSL 3.0's GCM provider keeps (GCM_IV_MAX_SIZE, 1024 bits).
+#define OSEC_GCM_EVP_MAX_IV 128
+/// Largest piece handed to one EVP_CipherUpdate (its length is an int; GCM takes any split). 1 MiB keeps the
+/// per-call cost negligible and lets ordinary tests cover the split.
+#define OSEC_GCM_PIECE ((size_t)1 << 20)
+
+/// Feeds `len` bytes at `in` to `ctx` in pieces; `out` NULL feeds additional authenticated data.
+static int osec_gcm_feed(EVP_CIPHER_CTX *ctx, const unsigned char *in, size_t len, unsigned char *out) {
+    while (len > 0) {
+        size_t piece = len < OSEC_GCM_PIECE ? len : OSEC_GCM_PIECE;
+        int written = 0;
+        if (EVP_CipherUpdate(ctx, out, &written, in, (int)piece) != 1) return 0;
+        if (out != NULL) {
+            if ((size_t)written != piece) return 0;
+            out += piece;
+        }
+        in += piece;
+        len -= piece;
+    }
+    return 1;
+}
+
+/// The EVP half of osec_aes_gcm_oneshot; `tag` is the caller's tag copy (decrypt) or the tag to fill.
+static int osec_gcm_evp(const EVP_CIPHER *cipher, int encrypt, const void *key, const void *iv, size_t iv_len,
+                        const void *aad, size_t aad_len, const void *in, size_t in_len, void *out,
+                        unsigned char *tag, size_t tag_len) {
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    if (ctx == NULL) return -1;
+    int rc = -1;
+    OSSL_PARAM length[2] = {
+        OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &iv_len),
+        OSSL_PARAM_construct_end(),
+    };
+    OSSL_PARAM tag_param[2] = {
+        OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, tag, tag_len),
+        OSSL_PARAM_construct_end(),
+    };
+    // The IV length is set before the IV is given: the provider copies the IV with the length it has then.
+    if (EVP_CipherInit_ex2(ctx, cipher, key, NULL, encrypt, length) != 1) goto done;
+    if (EVP_CipherInit_ex2(ctx, NULL, NULL, iv, encrypt, NULL) != 1) goto done;
+    if (!osec_gcm_feed(ctx, aad, aad_len, NULL)) goto done;
+    if (!osec_gcm_feed(ctx, in, in_len, out)) goto done;
+    if (!encrypt && EVP_CIPHER_CTX_set_params(ctx, tag_param) != 1) goto done;
+    int final_len = 0;
+    unsigned char none[16];
+    if (EVP_CipherFinal_ex(ctx, none, &final_len) != 1) {
+        if (!encrypt) {
+            ERR_clear_error();  // a wrong tag is an answer, not an error to leave on the thread's queue
+            rc = 0;
+        }
+        goto done;
+    }
+    if (final_len != 0) goto done;
+    if (encrypt && EVP_CIPHER_CTX_get_params(ctx, tag_param) != 1) goto done;
+    rc = 1;
+done:
+    EVP_CIPHER_CTX_free(ctx);
+    return rc;
+}
+
+int osec_aes_gcm_oneshot(const void *cipher, int encrypt, const void *key, size_t key_len, const void *iv,
+                         size_t iv_len, const void *aad, size_t aad_len, const void *in, size_t in_len, void *out,
+                         void *tag_out, const void *tag_in, size_t tag_len) {
+    if (cipher == NULL || key == NULL || iv == NULL || iv_len == 0 || tag_len == 0 || tag_len > 16) return -1;
+    if ((aad_len > 0 && aad == NULL) || (in_len > 0 && (in == NULL || out == NULL))) return -1;
+    if (encrypt ? tag_out == NULL : tag_in == NULL) return -1;
+    unsigned char tag[16];
+    if (!encrypt) memcpy(tag, tag_in, tag_len);
+    int rc = iv_len > OSEC_GCM_EVP_MAX_IV
+        ? osec_aes_gcm_long_iv(encrypt, key, key_len, iv, iv_len, aad, aad_len, in, in_len, out, tag, tag_len)
+        : osec_gcm_evp(cipher, encrypt, key, iv, iv_len, aad, aad_len, in, in_len, out, tag, tag_len);
+    if (rc == 1 && encrypt) memcpy(tag_out, tag, tag_len);
+    if (rc != 1 && !encrypt && in_len > 0) OPENSSL_cleanse(out, in_len);
+    OPENSSL_cleanse(tag, sizeof tag);
+    return rc;
+}
+
 // MARK: Cached one-shot digests (CommonCrypto's CC_SHA256 & co.)
 
 // One EVP_MD_CTX per digest slot per thread, freed when the thread exits. Re-initialising a context with

@@ -58,6 +58,15 @@ enum PBEAlgorithm: Sendable, Hashable {
         return false
     }
 
+    /// KDF iterations one decryption with one password encoding costs: PKCS#12 PBE derives the key and, for block
+    /// ciphers, the IV (two runs); PBES2 runs PBKDF2 once.
+    var kdfCost: Int {
+        switch self {
+        case .pkcs12(let family, _, let iterations): family.blockCipher.ivSize > 0 ? 2 * iterations : iterations
+        case .pbes2(_, _, let iterations, _, _): iterations
+        }
+    }
+
     // MARK: Crypto
 
     /// Decrypts with the given password encoding (BMP for PKCS#12 PBE, UTF-8 for PBES2).

@@ -14,9 +14,12 @@ struct PKCS12Decoder {
     private var passwordVerified = false
     private var bagCount = 0
     private var decryptionCount = 0
+    /// The KDF work this file may still cost.
+    let budget: PKCS12KDFBudget
 
-    init(password: PKCS12Password) {
+    init(password: PKCS12Password, budget: PKCS12KDFBudget = PKCS12KDFBudget()) {
         self.password = password
+        self.budget = budget
     }
 
     mutating func decode(_ bytes: [UInt8]) throws -> PKCS12Contents {
@@ -33,10 +36,19 @@ struct PKCS12Decoder {
             return (content, mac)
         }
 
+        // Refuse a file that declares more KDF work than the budget before running any KDF (a malformed authSafe
+        // is reported after the MAC check, as before).
+        let declared =
+            (try? DER.parse(authSafeContent, rules: .basic)).map {
+                PKCS12Decoder.declaredKDFCost(ofAuthenticatedSafe: $0)
+            } ?? 0
+        try budget.checkDeclared((mac?.kdfCost ?? 0).addingClamped(declared))
+
         var integrity = PKCS12Contents.Integrity.none
         if let mac {
             // The MAC covers the content octets of the authSafe (concatenated if BER-constructed), as read.
-            guard let matched = try mac.verify(content: Data(authSafeContent), password: password) else {
+            guard let matched = try mac.verify(content: Data(authSafeContent), password: password, budget: budget)
+            else {
                 throw PKCS12Error(.authenticationFailed, "MAC verification failed: wrong password or corrupt file")
             }
             passwordVerified = true
@@ -198,6 +210,7 @@ struct PKCS12Decoder {
         for (index, candidate) in candidates.enumerated() {
             let isLast = index == candidates.count - 1
             let plaintext: Data
+            try budget.charge(algorithm.kdfCost, for: "decrypting the \(what)")
             do {
                 plaintext = try algorithm.decrypt(input, passwordBytes: candidate)
             } catch is PBEDecryptionFailure {
@@ -219,6 +232,63 @@ struct PKCS12Decoder {
             }
         }
         throw PKCS12Error(.authenticationFailed, "\(what): no password encoding works")
+    }
+
+    // MARK: Declared work
+
+    /// The KDF iterations the file's visible parts declare, one password encoding each: the encrypted safes and
+    /// the shrouded keys in plain safes (nested SafeContents bags included). Parts that do not parse count
+    /// nothing here; decoding reports them.
+    static func declaredKDFCost(ofAuthenticatedSafe authSafe: ASN1Node) -> Int {
+        var total = 0
+        try? DER.sequence(authSafe) { contentInfos in
+            while let contentInfo = contentInfos.next() {
+                total = total.addingClamped(declaredKDFCost(ofContentInfo: contentInfo))
+            }
+        }
+        return total
+    }
+
+    private static func declaredKDFCost(ofContentInfo node: ASN1Node) -> Int {
+        guard let (type, content) = try? contentInfo(node), let content else { return 0 }
+        switch type {
+        case PKCS12OID.data:
+            guard let octets = try? ASN1OctetString(derEncoded: content).bytes,
+                let safeContents = try? DER.parse(octets, rules: .basic)
+            else { return 0 }
+            return declaredKDFCost(ofSafeContents: safeContents, depth: 1)
+        case PKCS12OID.encryptedData:
+            guard let (algorithm, _) = try? encryptedData(content),
+                let pbe = try? PBEAlgorithm(algorithmIdentifier: algorithm)
+            else { return 0 }
+            return pbe.kdfCost
+        default:
+            return 0
+        }
+    }
+
+    private static func declaredKDFCost(ofSafeContents node: ASN1Node, depth: Int) -> Int {
+        guard depth <= PKCS12Limits.maximumSafeContentsNesting else { return 0 }
+        var total = 0
+        try? DER.sequence(node) { bags in
+            while let bagNode = bags.next() {
+                guard let bag = try? SafeBagValue(derEncoded: bagNode) else { continue }
+                switch bag.bagID {
+                case PKCS12OID.pkcs8ShroudedKeyBag:
+                    let cost = try? DER.sequence(bag.value) { fields -> Int in
+                        guard let algorithm = fields.next() else { return 0 }
+                        fields.skipRemaining()
+                        return try PBEAlgorithm(algorithmIdentifier: algorithm).kdfCost
+                    }
+                    total = total.addingClamped(cost ?? 0)
+                case PKCS12OID.safeContentsBag:
+                    total = total.addingClamped(declaredKDFCost(ofSafeContents: bag.value, depth: depth + 1))
+                default:
+                    break
+                }
+            }
+        }
+        return total
     }
 
     // MARK: Wire helpers
@@ -279,5 +349,13 @@ struct PKCS12Decoder {
             _ = try ASN1OctetString(derEncoded: &nodes)
             nodes.skipRemaining()
         }
+    }
+}
+
+extension Int {
+    /// `self + other`, saturating at `Int.max` (declared work is attacker-chosen).
+    fileprivate func addingClamped(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? .max : sum
     }
 }

@@ -6,16 +6,24 @@ import OSecCrypto
 package enum PKCS12File {
     /// Decodes a PKCS#12 file: verifies the MAC (if any), decrypts the safes and shrouded keys.
     ///
+    /// The work is bounded: besides the per-KDF, bag and size limits, the KDF iterations of the whole file are
+    /// summed against a budget (``PKCS12Limits/maximumTotalIterations``).
+    ///
     /// - Parameters:
     ///   - data: The file, DER or BER.
     ///   - password: The password; `nil` is treated as empty. For an empty password both the `00 00` BMP
     ///     encoding and the zero-length encoding are tried, as OpenSSL does.
     /// - Throws: `.authenticationFailed` for a wrong password (MAC mismatch; for files without a MAC, a
     ///   decryption failure or undecodable plaintext), `.malformed`, `.unsupportedAlgorithm` (naming the
-    ///   OID) or `.resourceLimit`.
-    package static func decode(_ data: Data, password: String?) throws(PKCS12Error) -> PKCS12Contents {
+    ///   OID) or `.resourceLimit` (among them: more KDF work than `kdfIterationLimit`).
+    ///   - kdfIterationLimit: the KDF iterations the whole file may cost (``PKCS12Limits/maximumTotalIterations``;
+    ///     smaller values are for tests).
+    package static func decode(
+        _ data: Data, password: String?, kdfIterationLimit: Int = PKCS12Limits.maximumTotalIterations
+    ) throws(PKCS12Error) -> PKCS12Contents {
         try mapErrors {
-            var decoder = PKCS12Decoder(password: PKCS12Password(password))
+            var decoder = PKCS12Decoder(
+                password: PKCS12Password(password), budget: PKCS12KDFBudget(total: kdfIterationLimit))
             return try decoder.decode([UInt8](data))
         }
     }

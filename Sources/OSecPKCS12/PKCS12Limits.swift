@@ -15,6 +15,18 @@ package enum PKCS12Limits {
     package static let maximumIterations = 10_000_000
     #endif
 
+    /// Largest sum of KDF iterations spent on one file: every MAC key, PBE key and IV derivation and PBKDF2 run,
+    /// for each password encoding tried (see `PKCS12KDFBudget`). The per-KDF cap alone does not bound a file: it
+    /// may hold ``maximumDecryptions`` encrypted items. Real files stay far below: OpenSSL writes 2,048 iterations
+    /// per KDF, keytool 10,000, NSS and GnuTLS 600,000, and a file has a MAC plus one or two encrypted safes and a
+    /// shrouded key per identity; 30 million is 50 KDF runs at NSS's count, about 27 s of PBKDF2-HMAC-SHA256 here.
+    /// Exceeding it fails with `.resourceLimit` (errSecDecode) naming this limit.
+    #if PKCS12_FUZZING
+    package static let maximumTotalIterations = 65_536
+    #else
+    package static let maximumTotalIterations = 30_000_000
+    #endif
+
     /// Largest total number of safe bags (all safes, all nesting levels).
     package static let maximumBagCount = 10_000
 

@@ -73,6 +73,14 @@ enum PKCS12MAC: Sendable, Hashable {
         }
     }
 
+    /// KDF iterations one verification with one password encoding costs.
+    var kdfCost: Int {
+        switch self {
+        case .hmac(_, _, let iterations, _): iterations
+        case .pbmac1(let kdf, _, _): kdf.iterations
+        }
+    }
+
     /// The digest used by the MAC, for reporting.
     var digest: DigestAlgorithm {
         switch self {
@@ -84,10 +92,11 @@ enum PKCS12MAC: Sendable, Hashable {
     /// Verifies the MAC over `content` and returns the BMP password encoding that matched (the
     /// UTF-8 bytes for PBMAC1), or `nil` if no encoding of `password` matches. Runs one KDF per
     /// candidate encoding (one for any non-empty password).
-    func verify(content: Data, password: PKCS12Password) throws -> Data? {
+    func verify(content: Data, password: PKCS12Password, budget: PKCS12KDFBudget) throws -> Data? {
         switch self {
         case .hmac(let digest, let salt, let iterations, let expected):
             for candidate in password.bmpCandidates {
+                try budget.charge(iterations, for: "the MAC key derivation")
                 let key = try KDF.pkcs12(
                     password: candidate, salt: salt, id: 3, iterations: iterations, keyLength: digest.outputSize,
                     digest: digest)
@@ -96,6 +105,7 @@ enum PKCS12MAC: Sendable, Hashable {
             }
             return nil
         case .pbmac1(let kdf, let hmac, let expected):
+            try budget.charge(kdf.iterations, for: "the PBMAC1 key derivation")
             let key = try KDF.pbkdf2(
                 password: password.utf8, salt: kdf.salt, iterations: kdf.iterations,
                 keyLength: kdf.keyLength ?? hmac.outputSize, digest: kdf.prf)

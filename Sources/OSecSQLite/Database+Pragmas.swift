@@ -110,6 +110,33 @@ extension Database {
         }
     }
 
+    /// Runs a WAL checkpoint that waits for other connections' locks at most `wait` (instead of the connection's
+    /// busy timeout), then restores the busy timeout. `busy` in the result means it could not finish in time (a
+    /// reader or writer held the WAL); nothing is lost then, the frames are checkpointed later.
+    @discardableResult
+    package func checkpoint(
+        _ mode: CheckpointMode, waitingAtMost wait: Duration
+    ) throws -> (busy: Bool, logFrames: Int, checkpointed: Int) {
+        try withLock {
+            let saved = busyTimeout
+            sqlite3_busy_timeout(handle, Database.milliseconds(wait))
+            defer { sqlite3_busy_timeout(handle, Database.milliseconds(saved)) }
+            return try checkpoint(mode)
+        }
+    }
+
+    /// `PRAGMA secure_delete` (per connection): with `true`, SQLite overwrites deleted content with zeros (in the
+    /// database pages and hence in the WAL frames that carry them), so deleted rows do not stay readable in free
+    /// space.
+    package func setSecureDelete(_ on: Bool) throws {
+        try setPragma("secure_delete", .integer(on ? 1 : 0))
+    }
+
+    /// Whether `PRAGMA secure_delete` is on for this connection.
+    package var secureDelete: Bool {
+        get throws { (try pragma("secure_delete").integerValue ?? 0) != 0 }
+    }
+
     /// Reads back a pragma's every row (e.g. `PRAGMA table_info(t)`); `argument` must be an identifier.
     package func pragmaRows(_ name: String, argument: String? = nil) throws -> [[String: SQLiteValue]] {
         try Database.checkIdentifier(name)

@@ -61,13 +61,22 @@ package final class Database: @unchecked Sendable {  // sendable: all mutable st
     /// Opens (and with `.create`, creates) the database at `path`.
     /// - Parameters:
     ///   - busyTimeout: how long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
+    ///   - immutable: with `.readOnly`, open the file as immutable (SQLite's `immutable=1` URI parameter): no locks,
+    ///     no `-wal`/`-shm` files, so a database on read-only storage can be read even when those files do not
+    ///     exist and cannot be created. Only correct when nobody writes the file meanwhile and it has no WAL content
+    ///     that is not yet checkpointed (SQLite ignores the `-wal` file then).
     package init(
         path: String, options: OpenOptions = [.readWrite, .create],
-        busyTimeout: Duration = .seconds(10)
+        busyTimeout: Duration = .seconds(10), immutable: Bool = false
     ) throws(SQLiteError) {
         var raw: OpaquePointer?
-        let flags = options.rawValue | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE_FLAG
-        let rc = sqlite3_open_v2(path, &raw, flags, nil)
+        var flags = options.rawValue | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE_FLAG
+        var name = path
+        if immutable {
+            name = Database.fileURI(path) + "?immutable=1"
+            flags |= SQLITE_OPEN_URI
+        }
+        let rc = sqlite3_open_v2(name, &raw, flags, nil)
         guard rc == SQLITE_OK, let raw else {
             let error = SQLiteError(connection: raw, rc: rc == SQLITE_OK ? SQLITE_NOMEM : rc)
             sqlite3_close_v2(raw)
@@ -85,6 +94,26 @@ package final class Database: @unchecked Sendable {  // sendable: all mutable st
         // close_v2 turns the connection into a zombie until the last caller-owned statement is finalized.
         sqlite3_close_v2(handle)
     }
+
+    /// `file:` URI for `path` (RFC 3986 percent-encoding of everything SQLite's URI parser treats specially).
+    static func fileURI(_ path: String) -> String {
+        var uri = "file:"
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "_"),
+                UInt8(ascii: "."), UInt8(ascii: "~"):
+                uri.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                uri +=
+                    "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 15, radix: 16, uppercase: true)
+            }
+        }
+        return uri
+    }
+
+    /// `true` when the connection cannot write its main database (opened read-only, or on read-only storage).
+    package var isReadOnly: Bool { withLock { sqlite3_db_readonly(handle, "main") == 1 } }
 
     /// Runs `body` while holding this connection's lock (recursive).
     package func withLock<R>(_ body: () throws -> R) rethrows -> R {

@@ -222,6 +222,40 @@ package final class Statement {
         return Data(bytes: bytes, count: count)
     }
 
+    /// Appends the current row's column bytes (a blob's bytes, a text's UTF-8; nothing for NULL or numbers) to
+    /// `data` without an intermediate copy, and returns how many were appended. For hot paths that build one buffer
+    /// from several columns.
+    @discardableResult
+    package func appendBytes(at index: Int32, to data: inout Data) -> Int {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_BLOB:
+            guard let bytes = sqlite3_column_blob(handle, index) else { return 0 }
+            let count = Int(sqlite3_column_bytes(handle, index))
+            data.append(bytes.assumingMemoryBound(to: UInt8.self), count: count)
+            return count
+        case SQLITE_TEXT:
+            guard let text = sqlite3_column_text(handle, index) else { return 0 }
+            let count = Int(sqlite3_column_bytes(handle, index))
+            data.append(text, count: count)
+            return count
+        default:
+            return 0
+        }
+    }
+
+    /// The byte length of the current row's column (`sqlite3_column_bytes`: a blob's or text's length).
+    package func byteCount(at index: Int32) -> Int {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_BLOB:
+            _ = sqlite3_column_blob(handle, index)
+        case SQLITE_TEXT:
+            _ = sqlite3_column_text(handle, index)
+        default:
+            return 0
+        }
+        return Int(sqlite3_column_bytes(handle, index))
+    }
+
     /// The current row's column as bytes, or `nil` when NULL.
     package func bytes(at index: Int32) -> [UInt8]? {
         data(at: index).map { [UInt8]($0) }

@@ -12,13 +12,20 @@ import Darwin
 /// This is the only Swift code above the C layer, besides the OpenSSL and SQLite wrappers, that calls the C
 /// library; everything here takes and returns Swift values.
 package enum POSIXFiles {
-    /// Creates `path` as a directory with `mode` (an existing one is left alone) and then sets exactly `mode`,
-    /// which the umask may have narrowed; never adds bits beyond `mode`.
-    package static func makeDirectory(_ path: String, mode: UInt16) throws(SystemError) {
-        if mkdir(path, mode_t(mode)) != 0 && errno != EEXIST {
-            throw SystemError.current("cannot create directory \(path)")
-        }
-        _ = chmod(path, mode_t(mode))
+    /// Creates `path` as a directory with exactly `mode` (`fchmod`, checked, since the umask may have narrowed it)
+    /// and returns its status and whether this call created it. An existing directory is left as it is (never
+    /// chmodded) and reported with `created == false`; a symbolic link under the name fails (`ELOOP`).
+    @discardableResult
+    package static func makeDirectory(
+        _ path: String, mode: UInt16
+    ) throws(SystemError) -> (
+        status: FileStatus, created: Bool
+    ) {
+        let created = mkdir(path, mode_t(mode)) == 0
+        if !created && errno != EEXIST { throw SystemError.current("cannot create directory \(path)") }
+        let directory = try openNoFollow(path, access: .readOnly, directory: true)
+        if created { try directory.setPermissions(mode) }
+        return (try directory.status(), created)
     }
 
     /// Creates `path` with `mode`; `false` when `exclusive` and the file already exists. The mode is set with
@@ -48,20 +55,19 @@ package enum POSIXFiles {
         }
     }
 
-    /// Writes `contents` to `path` atomically and durably with `mode`: a temporary file created exclusively,
-    /// written, fsync'd, renamed over `path`, then the directory fsync'd.
+    /// Writes `contents` to `path` atomically and durably with exactly `mode`: a temporary file created exclusively
+    /// (never through a symbolic link), its mode set with a checked `fchmod`, written, fsync'd, renamed over `path`,
+    /// then the directory fsync'd.
     package static func writeDurably(_ contents: Data, to path: String, mode: UInt16) throws(SystemError) {
         let temporary = path + ".tmp-\(UUID().uuidString)"
-        let fd = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, mode_t(mode))
-        guard fd >= 0 else { throw SystemError.current("cannot create \(temporary)") }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         do {
-            try handle.write(contentsOf: contents)
-            try handle.synchronize()
-            try handle.close()
+            let file = try openNoFollow(temporary, access: .writeOnly, create: mode, exclusive: true)
+            try file.setPermissions(mode)
+            try file.writeAll(contents)
+            try file.synchronize()
         } catch {
             unlink(temporary)
-            throw SystemError("cannot write \(temporary): \(error)", code: EIO)
+            throw error
         }
         guard rename(temporary, path) == 0 else {
             let failure = SystemError.current("cannot rename \(temporary)")

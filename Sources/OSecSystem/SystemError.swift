@@ -20,6 +20,15 @@ package struct SystemError: Error, Sendable, CustomStringConvertible {
     /// The file or directory does not exist (`ENOENT`).
     package var isNotFound: Bool { code == ENOENT }
 
+    /// The last path component is a symbolic link that an `O_NOFOLLOW` open refused (`ELOOP`).
+    package var isSymbolicLink: Bool { code == ELOOP }
+
+    /// The file exists (`EEXIST`, from an exclusive create).
+    package var isAlreadyExisting: Bool { code == EEXIST }
+
+    /// Writing is not possible: a read-only file system (`EROFS`) or no permission (`EACCES`, `EPERM`).
+    package var isNotWritable: Bool { code == EROFS || code == EACCES || code == EPERM }
+
     /// `<operation>: <strerror> (errno N)`.
     package var description: String {
         "\(operation): \(String(cString: strerror(code))) (errno \(code))"

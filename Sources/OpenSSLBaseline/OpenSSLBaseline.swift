@@ -54,6 +54,10 @@ package func osec_baseline_keychain_find(_ path: String, _ count: Int32, _ secon
     COpenSSLBaseline.osec_baseline_keychain_find(path, count, seconds)
 }
 
+package func osec_baseline_keychain_delete(_ path: String, _ count: Int32) -> Double {
+    COpenSSLBaseline.osec_baseline_keychain_delete(path, count)
+}
+
 package func osec_baseline_pkcs12_parse_file(_ path: String, _ password: String, _ seconds: Double) -> Double {
     COpenSSLBaseline.osec_baseline_pkcs12_parse_file(path, password, seconds)
 }

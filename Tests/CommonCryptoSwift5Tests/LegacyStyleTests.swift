@@ -54,6 +54,33 @@ private func hmacSHA1(key: String, message: String) -> NSData {
     return NSData(bytes: result, length: Int(CC_SHA1_DIGEST_LENGTH))
 }
 
+/// Objective-C-era AES-GCM with a 16-byte IV over NSMutableData (the SPI one-shots, as wrappers declare them).
+private func gcmEncrypt(_ data: Data, key: Data, iv: Data) -> (NSData, NSData)? {
+    let cipher = NSMutableData(length: data.count)!
+    let tag = NSMutableData(length: 16)!
+    let input = data as NSData
+    let keyData = key as NSData
+    let ivData = iv as NSData
+    let status = withExtendedLifetime((input, keyData, ivData)) {
+        CCCryptorGCMOneshotEncrypt(
+            CCAlgorithm(kCCAlgorithmAES), keyData.bytes, keyData.length, ivData.bytes, ivData.length, nil, 0,
+            input.bytes, input.length, cipher.mutableBytes, tag.mutableBytes, tag.length)
+    }
+    return status == kCCSuccess ? (cipher, tag) : nil
+}
+
+private func gcmDecrypt(_ cipher: NSData, tag: NSData, key: Data, iv: Data) -> Data? {
+    let plain = NSMutableData(length: cipher.length)!
+    let keyData = key as NSData
+    let ivData = iv as NSData
+    let status = withExtendedLifetime((keyData, ivData)) {
+        CCCryptorGCMOneshotDecrypt(
+            CCAlgorithm(kCCAlgorithmAES), keyData.bytes, keyData.length, ivData.bytes, ivData.length, nil, 0,
+            cipher.bytes, cipher.length, plain.mutableBytes, tag.bytes, tag.length)
+    }
+    return status == kCCSuccess ? plain as Data : nil
+}
+
 /// A reference the queue writes into (no Sendable checking in this language mode).
 final class OutputBox {
     var bytes = [UInt8](repeating: 0, count: 5)
@@ -95,6 +122,18 @@ final class LegacyStyleTests: XCTestCase {
         XCTAssertNotEqual(output.bytes, [UInt8](repeating: 0, count: 5))
         CCCryptorRelease(sharedCryptor)
         sharedCryptor = nil
+    }
+
+    func testGCMWithASixteenByteIV() {
+        let key = Data(repeating: 0x5a, count: 32)
+        let iv = Data("zenpie..studio..".utf8)
+        let message = Data("sixteen-byte IVs are hashed into the counter".utf8)
+        guard let (cipher, tag) = gcmEncrypt(message, key: key, iv: iv) else { return XCTFail("encrypt failed") }
+        XCTAssertEqual(cipher.length, message.count)
+        XCTAssertEqual(gcmDecrypt(cipher, tag: tag, key: key, iv: iv), message)
+        var forgedBytes = [UInt8](tag as Data)
+        forgedBytes[0] ^= 1
+        XCTAssertNil(gcmDecrypt(cipher, tag: NSData(bytes: forgedBytes, length: 16), key: key, iv: iv))
     }
 
     func testRandomAndDerivation() {

@@ -114,6 +114,20 @@ enum APIListCompiles {
             ) -> CCCryptorStatus = CCCryptorCreateWithMode
     }
 
+    // MARK: CommonCryptorSPI.h
+    static func commonCryptorSPI() {
+        let _:
+            (
+                CCAlgorithm, UnsafeRawPointer?, Int, UnsafeRawPointer?, Int, UnsafeRawPointer?, Int, UnsafeRawPointer?,
+                Int, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int
+            ) -> CCCryptorStatus = CCCryptorGCMOneshotEncrypt
+        let _:
+            (
+                CCAlgorithm, UnsafeRawPointer?, Int, UnsafeRawPointer?, Int, UnsafeRawPointer?, Int, UnsafeRawPointer?,
+                Int, UnsafeMutableRawPointer?, UnsafeRawPointer?, Int
+            ) -> CCCryptorStatus = CCCryptorGCMOneshotDecrypt
+    }
+
     // MARK: CommonDigest.h
     static func commonDigest() {
         let _: CC_LONG.Type = CC_LONG.self
@@ -325,6 +339,8 @@ enum APIListIndex {
         "CommonCryptor.h:kCCModeOptionCTR_LE",
         "CommonCryptor.h:kCCModeOptionCTR_BE",
         "CommonCryptor.h:CCCryptorCreateWithMode",
+        "CommonCryptorSPI.h:CCCryptorGCMOneshotEncrypt",
+        "CommonCryptorSPI.h:CCCryptorGCMOneshotDecrypt",
         "CommonDigest.h:CC_LONG",
         "CommonDigest.h:CC_LONG64",
         "CommonDigest.h:CC_MD4_DIGEST_LENGTH",
@@ -422,6 +438,8 @@ enum APIListIndex {
 
     /// Left out on purpose: the line, and the reason the list gives.
     static let leftOut: [String: String] = [
+        "CommonCryptorSPI.h:CCCryptorGCM":
+            "deprecated by Apple for the one-shots; its decryption does not check the tag",
         "CommonDigest.h:CC_MD2_DIGEST_LENGTH":
             "OpenSSL 3 does not build MD2 (Apple deprecated it in macOS 10.15 / iOS 13)",
         "CommonDigest.h:CC_MD2_BLOCK_BYTES":

@@ -246,6 +246,58 @@ private func aesCTR(key: Data, iv: Data, data: Data) -> Data {
     return outData.prefix(outLength)
 }
 
+/// AES-GCM through CommonCrypto's SPI one-shots, the way Swift libraries that avoid CryptoKit write it (on Apple
+/// platforms with the two functions declared in a bridging header): CryptoKit's combined layout
+/// `nonce (12) ‖ ciphertext ‖ tag (16)`.
+private enum GCMBox {
+    enum Failure: Error {
+        case status(CCCryptorStatus)
+        case malformed
+    }
+
+    static func seal(_ plaintext: Data, key: Data, nonce: Data? = nil, authenticating aad: Data = Data()) throws -> Data
+    {
+        var nonceBytes = [UInt8](repeating: 0, count: 12)
+        if let nonce {
+            nonceBytes = [UInt8](nonce)
+        } else {
+            guard CCRandomGenerateBytes(&nonceBytes, nonceBytes.count) == kCCSuccess else { throw Failure.malformed }
+        }
+        var ciphertext = [UInt8](repeating: 0, count: plaintext.count)
+        var tag = [UInt8](repeating: 0, count: 16)
+        let status = key.withUnsafeBytes { keyBytes in
+            aad.withUnsafeBytes { aadBytes in
+                plaintext.withUnsafeBytes { inBytes in
+                    CCCryptorGCMOneshotEncrypt(
+                        CCAlgorithm(kCCAlgorithmAES), keyBytes.baseAddress, key.count, nonceBytes, nonceBytes.count,
+                        aadBytes.baseAddress, aad.count, inBytes.baseAddress, plaintext.count, &ciphertext, &tag,
+                        tag.count)
+                }
+            }
+        }
+        guard status == kCCSuccess else { throw Failure.status(status) }
+        return Data(nonceBytes + ciphertext + tag)
+    }
+
+    static func open(_ combined: Data, key: Data, authenticating aad: Data = Data()) throws -> Data {
+        guard combined.count >= 28 else { throw Failure.malformed }
+        let bytes = [UInt8](combined)
+        let nonce = Array(bytes[0..<12])
+        let ciphertext = Array(bytes[12..<(bytes.count - 16)])
+        let tag = Array(bytes[(bytes.count - 16)...])
+        var plaintext = [UInt8](repeating: 0, count: ciphertext.count)
+        let status = key.withUnsafeBytes { keyBytes in
+            aad.withUnsafeBytes { aadBytes in
+                CCCryptorGCMOneshotDecrypt(
+                    CCAlgorithm(kCCAlgorithmAES), keyBytes.baseAddress, key.count, nonce, nonce.count,
+                    aadBytes.baseAddress, aad.count, ciphertext, ciphertext.count, &plaintext, tag, tag.count)
+            }
+        }
+        guard status == CCCryptorStatus(kCCSuccess) else { throw Failure.status(status) }
+        return Data(plaintext)
+    }
+}
+
 // MARK: Tests
 
 @Suite struct ApplePlatformStyleTests {
@@ -343,6 +395,26 @@ private func aesCTR(key: Data, iv: Data, data: Data) -> Data {
             "data", 4, &out, 32, &moved)
         #expect(describe(status) == "keysize")
         #expect(describe(CCCryptorStatus(kCCSuccess)) == "success")
+    }
+
+    @Test func gcmBoxInCryptoKitsCombinedLayout() throws {
+        // GCM specification test case 3 through the helper, then a random-nonce round trip with a header.
+        let key = Data([0xfe, 0xff, 0xe9, 0x92, 0x86, 0x65, 0x73, 0x1c, 0x6d, 0x6a, 0x8f, 0x94, 0x67, 0x30, 0x83, 0x08])
+        let nonce = Data([0xca, 0xfe, 0xba, 0xbe, 0xfa, 0xce, 0xdb, 0xad, 0xde, 0xca, 0xf8, 0x88])
+        let sealed = try GCMBox.seal(Data(count: 0), key: key, nonce: nonce)
+        #expect(sealed.count == 28)
+        #expect(try GCMBox.open(sealed, key: key).isEmpty)
+        let header = Data("v1".utf8)
+        let message = Data("attack at dawn".utf8)
+        let box = try GCMBox.seal(message, key: key, authenticating: header)
+        #expect(try GCMBox.open(box, key: key, authenticating: header) == message)
+        #expect(throws: GCMBox.Failure.self) { try GCMBox.open(box, key: key) }
+        do {
+            _ = try GCMBox.open(box, key: key, authenticating: Data("v2".utf8))
+            Issue.record("a changed header opened")
+        } catch GCMBox.Failure.status(let status) {
+            #expect(Int(status) == kCCUnspecifiedError)
+        }
     }
 
     @Test func keyWrapAsKeychainLibrariesUseIt() {

@@ -109,6 +109,37 @@ struct KeychainReliabilityTests {
         #expect(password(kc, "shared") == nil)
     }
 
+    /// Issue 12 item 5: another process deletes the keychain and creates a new one at the same path; this
+    /// process's next add must not report success for a write into the deleted file.
+    @Test func anAddAfterAnotherProcessRecreatedTheKeychainIsNotLost() throws {
+        let kc = try TestKeychain()
+        func add(_ account: String) -> OSStatus {
+            SecItemAdd(
+                kc.q([
+                    kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "stress",
+                    kSecAttrAccount as String: account, kSecValueData as String: Data("secret-\(account)".utf8),
+                ]), nil)
+        }
+        func seenByAnotherProcess(_ account: String) throws -> String {
+            let (process, pipe) = try StressProcess.start(["get", kc.path, "stress", account])
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return output.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(add("before") == errSecSuccess)
+        let (recreate, pipe) = try StressProcess.start(["recreate", kc.path])
+        _ = pipe.fileHandleForReading.readDataToEndOfFile()
+        recreate.waitUntilExit()
+        #expect(recreate.terminationStatus == 0)
+        let status = add("after")
+        #expect(status == errSecSuccess || status == errSecInvalidKeychain, "\(status)")
+        if status == errSecSuccess {
+            #expect(try seenByAnotherProcess("after") == "found secret-after", "reported success, but the item is lost")
+            #expect(password(kc, "after") == Data("secret-after".utf8))
+        }
+        #expect(try seenByAnotherProcess("before") == "status \(errSecItemNotFound)", "the new keychain is empty")
+    }
+
     @Test func identityPersistentRefResolvesInASecondProcess() throws {
         let kc = try TestKeychain()
         let key = KeyFixtures.generate(kSecAttrKeyTypeECSECPrimeRandom, 256)

@@ -9,5 +9,8 @@ double osec_baseline_keychain_insert(const char *path, int count);
 /// Looks rows of that database up by service + account (prepared statement, indexed) and opens the sealed
 /// secret, for about `seconds`. Returns lookups per second, or < 0 on failure.
 double osec_baseline_keychain_find(const char *path, int count, double seconds);
+/// Deletes the rows `account-0` … `account-<count-1>` of that database by service + account, one transaction
+/// each. Returns deletes per second, or < 0 on failure.
+double osec_baseline_keychain_delete(const char *path, int count);
 
 #endif

@@ -75,6 +75,18 @@ int osec_aes_gcm_long_iv(int encrypt, const void *key, size_t key_len, const voi
 int osec_aes_gcm_prepared(void *ctx, int encrypt, const void *iv, size_t iv_len, const void *aad,
                           size_t aad_len, const void *in, size_t in_len, void *out, void *tag, size_t tag_len);
 
+/// One AES-GCM message in one call on caller buffers (CommonCrypto's `CCCryptorGCMOneshotEncrypt`/`Decrypt`):
+/// `cipher` is the fetched AES-GCM cipher for the `key_len`-byte key. Any IV length from 1 byte on: up to 128
+/// bytes through the EVP provider, longer ones through `osec_aes_gcm_long_iv`. `aad`, `in` and `out` may be
+/// NULL when their lengths are 0; `out` may equal `in`; lengths above INT_MAX are fed in pieces. `encrypt` 1:
+/// seals `in` into `out` and writes `tag_len` (1...16) tag bytes to `tag_out`; 0: opens `in` into `out` and
+/// checks the `tag_len` bytes at `tag_in` (constant time; the tag is copied first, so it may overlap `out`).
+/// Returns 1 on success, 0 on a tag mismatch (the output is cleansed and the error queue left empty), -1 on
+/// any other failure (a decryption's output is cleansed).
+int osec_aes_gcm_oneshot(const void *cipher, int encrypt, const void *key, size_t key_len, const void *iv,
+                         size_t iv_len, const void *aad, size_t aad_len, const void *in, size_t in_len, void *out,
+                         void *tag_out, const void *tag_in, size_t tag_len);
+
 /// One-shot digest on a per-thread cached EVP_MD_CTX: `slot` (0 ... OSEC_DIGEST_CACHE_SLOTS - 1) picks the
 /// thread's context for this digest, which is re-initialised rather than allocated on every call (EVP_Digest
 /// allocates and frees a context each time). Any other slot uses a fresh context. `data` may be NULL when

@@ -10,8 +10,10 @@ import OSecCrypto
 final class KeyRing: @unchecked Sendable {  // sendable: mutable state guarded by `lock`
     /// The keychain's random 16-byte id, bound into every associated data.
     let keychainID: Data
-    /// "OSecKeychain.item.v1" ‖ keychain id: the start of every item secret's associated data.
+    /// "OSecKeychain.item.v2" ‖ keychain id: the start of every item secret's associated data.
     let itemAADPrefix: [UInt8]
+    /// "OSecKeychain.item.v1" ‖ keychain id: schema version 1's prefix, for re-sealing migrated secrets only.
+    let legacyItemAADPrefix: [UInt8]
     private let lock = NSLock()
     private var master: KeyMaterial?
     private var classKeys: [ProtectionClass: KeyMaterial] = [:]
@@ -21,7 +23,8 @@ final class KeyRing: @unchecked Sendable {  // sendable: mutable state guarded b
 
     init(keychainID: Data) {
         self.keychainID = keychainID
-        self.itemAADPrefix = Array("OSecKeychain.item.v1".utf8) + Array(keychainID)
+        self.itemAADPrefix = Array(SecretBinding.label.utf8) + Array(keychainID)
+        self.legacyItemAADPrefix = Array(SecretBinding.legacyLabel.utf8) + Array(keychainID)
     }
 
     /// Installs the class D key (available without a password).
@@ -74,6 +77,22 @@ final class KeyRing: @unchecked Sendable {  // sendable: mutable state guarded b
         return everUnlocked
     }
 
+    /// Whether the key of `protectionClass` is in memory.
+    func hasKey(_ protectionClass: ProtectionClass) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return classKeys[protectionClass] != nil
+    }
+
+    /// Throws `interactionNotAllowed` unless the key of `protectionClass` is in memory (checked before a write
+    /// transaction starts, so a locked keychain refuses an add without taking the write lock).
+    func requireKey(_ protectionClass: ProtectionClass) throws(KeychainStoreError) {
+        guard hasKey(protectionClass) else {
+            throw KeychainStoreError(
+                .interactionNotAllowed, "the keychain is locked (protection class \(protectionClass.rawValue))")
+        }
+    }
+
     /// The master key bytes, or `interactionNotAllowed` while locked.
     func masterKey() throws(KeychainStoreError) -> Data {
         lock.lock()
@@ -109,9 +128,20 @@ final class KeyRing: @unchecked Sendable {  // sendable: mutable state guarded b
 
     /// Opens an item secret; a blob that does not belong to the row throws `integrityCheckFailed`.
     func openSecret(_ blob: Data, binding: SecretBinding) throws(KeychainStoreError) -> Data {
+        do {
+            return try openSecret(
+                blob, protectionClass: binding.protectionClass,
+                associatedData: binding.associatedData(prefix: itemAADPrefix))
+        } catch  where error.code == .integrityCheckFailed {
+            throw binding.tamperError(underlying: error)
+        }
+    }
+
+    /// Opens a secret sealed by schema version 1 (bound to keychain id, class, persistent ref and protection class).
+    func openLegacySecret(_ blob: Data, binding: SecretBinding) throws(KeychainStoreError) -> Data {
         try openSecret(
             blob, protectionClass: binding.protectionClass,
-            associatedData: binding.associatedData(prefix: itemAADPrefix))
+            associatedData: binding.legacyAssociatedData(prefix: legacyItemAADPrefix))
     }
 
     /// Opens an item secret whose associated data the caller already holds.

@@ -1,5 +1,6 @@
 import Foundation
 import OSecCrypto
+import OSecSystem
 
 /// The device key: 32 random bytes in `<keychain>.devkey` (mode 0600) that wrap the class D key, and the
 /// master key of a keychain without a password.
@@ -20,16 +21,23 @@ enum DeviceKeyFile {
         try KeychainFiles.writeDurably(contents, to: files.deviceKey)
     }
 
-    /// Reads and checks the device key of the keychain `keychainID`.
+    /// Reads and checks the device key of the keychain `keychainID`: the file must be ours and private (see
+    /// ``KeychainFiles``), never reached through a symbolic link.
     static func read(keychainID: Data, files: KeychainFiles) throws(KeychainStoreError) -> KeyMaterial {
-        let contents: Data
+        var contents: Data
         do {
-            contents = try Data(contentsOf: URL(fileURLWithPath: files.deviceKey))
-        } catch {
+            let file = try files.openChecked(files.deviceKey, "device-key file")
+            contents = try KeychainFiles.mapping(files.deviceKey, "device-key file") { () throws(SystemError) in
+                try file.readAll(limit: fileLength)
+            }
+        } catch  where error.code == .noSuchKeychain {
             throw KeychainStoreError(
-                .invalidKeychain, "the device key file \(files.deviceKey) is missing or unreadable",
-                underlying: error)
+                .invalidKeychain, "the device key file \(files.deviceKey) is missing", underlying: error)
+        } catch  where error.code == .io {
+            throw KeychainStoreError(
+                .invalidKeychain, "the device key file \(files.deviceKey) is unreadable", underlying: error)
         }
+        defer { contents.resetBytes(in: 0..<contents.count) }
         guard contents.count == fileLength, contents.prefix(8) == magic,
             contents.dropFirst(8).prefix(16) == keychainID
         else {

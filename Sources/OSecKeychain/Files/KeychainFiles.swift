@@ -6,12 +6,22 @@ import OSecSystem
 /// `<path>` (SQLite database), `<path>-wal`, `<path>-shm` (SQLite WAL mode), `<path>-journal` (only if
 /// SQLite ever falls back to a rollback journal) and `<path>.devkey` (the device key). Files are mode
 /// 0600, directories the engine creates are mode 0700.
+///
+/// ## What is checked
+/// Every file is opened without following symbolic links (`O_NOFOLLOW`; SQLite with `SQLITE_OPEN_NOFOLLOW`) and
+/// checked on the opened descriptor (`fstat`): it must be a regular file owned by ``owner`` with no permission bit
+/// for the group or other users. Anything else is refused with `invalidKeychain` and a message naming the file and
+/// the problem, before a byte is read from or written to it: a keychain whose files another user planted, can read
+/// or can replace is never used. The directories the engine creates are checked the same way.
 package struct KeychainFiles: Sendable {
     /// The database path.
     package let database: String
+    /// The user every keychain file must belong to: the effective user, unless a caller (a test) says otherwise.
+    package let owner: UInt32
 
-    package init(database: String) {
+    package init(database: String, owner: UInt32? = nil) {
         self.database = database
+        self.owner = owner ?? POSIXFiles.effectiveUserID
     }
 
     package var wal: String { database + "-wal" }
@@ -20,6 +30,8 @@ package struct KeychainFiles: Sendable {
     package var deviceKey: String { database + ".devkey" }
     /// Every file that may belong to the keychain.
     package var all: [String] { [database, wal, sharedMemory, journal, deviceKey] }
+    /// The directory holding the files.
+    var directory: String { (database as NSString).deletingLastPathComponent }
 
     /// Environment variable that overrides the default keychain path.
     package static let pathVariable = "OPENSECURITY_KEYCHAIN"
@@ -39,67 +51,241 @@ package struct KeychainFiles: Sendable {
         return dataHome + "/opensecurity/keychains/login.keychain-db"
     }
 
-    var exists: Bool { FileManager.default.fileExists(atPath: database) }
+    /// Whether something (a file, or a link, even a dangling one) has the database's name.
+    var exists: Bool { (try? POSIXFiles.linkStatus(database)) != nil }
 
-    /// Creates missing parent directories with mode 0700 (existing ones are left alone).
+    /// Creates missing parent directories with mode 0700 (existing ones are left alone) and checks each one it
+    /// creates: a directory that another process put there in the meantime must also be ours and private.
     func createParentDirectories() throws(KeychainStoreError) {
-        let parent = (database as NSString).deletingLastPathComponent
+        let parent = directory
         guard !parent.isEmpty else { return }
         var missing: [String] = []
         var current = parent
-        while !current.isEmpty, current != "/", !FileManager.default.fileExists(atPath: current) {
+        while !current.isEmpty, current != "/", (try? POSIXFiles.linkStatus(current)) == nil {
             missing.append(current)
             current = (current as NSString).deletingLastPathComponent
         }
         for directory in missing.reversed() {
-            try Self.mapping { () throws(SystemError) in try POSIXFiles.makeDirectory(directory, mode: 0o700) }
-            POSIXFiles.syncDirectory(of: directory)  // the new entry must survive power loss too
+            let made = try Self.mapping(directory, "directory") { () throws(SystemError) in
+                try POSIXFiles.makeDirectory(directory, mode: 0o700)
+            }
+            try check(made.status, directory, "directory", kind: .directory)
+            if made.created { POSIXFiles.syncDirectory(of: directory) }  // the new entry must survive power loss too
         }
     }
 
-    /// Creates the database file with mode 0600 before SQLite opens it (SQLite gives the -wal and -shm
-    /// files the database's mode). Returns `false` when `exclusive` and the file already exists.
-    func createDatabaseFile(exclusive: Bool) throws(KeychainStoreError) -> Bool {
-        let created = try Self.mapping { () throws(SystemError) in
-            try POSIXFiles.createFile(database, mode: 0o600, exclusive: exclusive)
-        }
-        // SQLite syncs the WAL's directory entry, not the database's.
-        if created { POSIXFiles.syncDirectory(of: database) }
-        return created
+    // MARK: Checking
+
+    /// How SQLite may open the database, as found by ``openDatabase(_:)``.
+    struct DatabaseAccess {
+        /// Device and inode of the database file that was checked.
+        let identity: FileIdentity
+        /// `false` on read-only storage, or when this user may not write the file or create `-wal`/`-shm`.
+        let writable: Bool
+        /// The `-wal` file exists and is not empty (committed data may be in it, not yet in the database).
+        let walHasContent: Bool
+        /// The `-shm` file exists.
+        let sharedMemoryExists: Bool
+        /// This call created the (empty) database file.
+        let created: Bool
     }
 
-    /// Sets mode 0600 on every keychain file that exists (a safety net after SQLite created -wal/-shm).
-    func restrictPermissions() {
-        for file in all where FileManager.default.fileExists(atPath: file) {
-            POSIXFiles.setMode(file, mode: 0o600)
+    /// What ``openDatabase(_:)`` may do about a missing file.
+    enum Creation {
+        /// Open an existing file only (`noSuchKeychain` otherwise).
+        case never
+        /// Create the file (mode 0600) when missing; another process creating it first is fine.
+        case ifMissing
+        /// Create the file, `duplicateKeychain` when it exists.
+        case exclusive
+    }
+
+    /// Opens the database file without following links (creating it as `creation` allows), checks it and every
+    /// other keychain file that exists, and decides whether the keychain can be written.
+    func openDatabase(_ creation: Creation) throws(KeychainStoreError) -> DatabaseAccess {
+        var opened = try openDatabaseFile(creation)
+        if opened.created {
+            try Self.mapping(database, "keychain database") { () throws(SystemError) in
+                try opened.file.setPermissions(0o600)
+            }
+            POSIXFiles.syncDirectory(of: database)  // SQLite syncs the WAL's directory entry, not the database's
+        }
+        let status = try Self.mapping(database, "keychain database") { () throws(SystemError) in
+            try opened.file.status()
+        }
+        try check(status, database, "keychain database")
+        let companions = try checkCompanions()
+        if opened.writable && !(companions.wal != nil && companions.sharedMemory != nil)
+            && !POSIXFiles.isWritableDirectory(directory)
+        {
+            opened.writable = false  // SQLite could not create -wal/-shm: read, never write
+        }
+        return DatabaseAccess(
+            identity: status.identity, writable: opened.writable, walHasContent: (companions.wal?.size ?? 0) > 0,
+            sharedMemoryExists: companions.sharedMemory != nil, created: opened.created)
+    }
+
+    private func openDatabaseFile(
+        _ creation: Creation
+    ) throws(KeychainStoreError) -> (file: FileDescriptor, writable: Bool, created: Bool) {
+        let what = "keychain database"
+        if creation == .exclusive {
+            do {
+                return (
+                    try POSIXFiles.openNoFollow(database, access: .readWrite, create: 0o600, exclusive: true), true,
+                    true
+                )
+            } catch  where error.isAlreadyExisting {
+                throw KeychainStoreError(.duplicateKeychain, "a keychain already exists at \(database)")
+            } catch {
+                throw Self.failure(error, database, what)
+            }
+        }
+        for _ in 0..<3 {  // existing file, else create it; another process may do the same meanwhile
+            do {
+                return (try POSIXFiles.openNoFollow(database, access: .readWrite), true, false)
+            } catch  where error.isNotWritable {
+                do {
+                    return (try POSIXFiles.openNoFollow(database, access: .readOnly), false, false)
+                } catch {
+                    throw Self.failure(error, database, what)
+                }
+            } catch  where error.isNotFound && creation == .ifMissing {
+                do {
+                    return (
+                        try POSIXFiles.openNoFollow(database, access: .readWrite, create: 0o600, exclusive: true), true,
+                        true
+                    )
+                } catch  where error.isAlreadyExisting {
+                    continue
+                } catch {
+                    throw Self.failure(error, database, what)
+                }
+            } catch {
+                throw Self.failure(error, database, what)
+            }
+        }
+        throw KeychainStoreError(.io, "cannot open \(database): it keeps appearing and disappearing")
+    }
+
+    /// Checks `-wal`, `-shm`, `-journal` and the device-key file, those that exist.
+    func checkCompanions() throws(KeychainStoreError) -> (wal: FileStatus?, sharedMemory: FileStatus?) {
+        let wal = try checkIfPresent(wal, "write-ahead log")
+        let sharedMemory = try checkIfPresent(sharedMemory, "shared-memory index")
+        _ = try checkIfPresent(journal, "rollback journal")
+        _ = try checkIfPresent(deviceKey, "device-key file")
+        return (wal, sharedMemory)
+    }
+
+    /// Opens `path` without following links and checks it; `nil` when it does not exist.
+    func checkIfPresent(_ path: String, _ what: String) throws(KeychainStoreError) -> FileStatus? {
+        let status: FileStatus
+        do {
+            status = try POSIXFiles.openNoFollow(path, access: .readOnly).status()
+        } catch  where error.isNotFound {
+            return nil
+        } catch {
+            throw Self.failure(error, path, what)
+        }
+        try check(status, path, what)
+        return status
+    }
+
+    /// Opens the existing file `path` (no links followed), checks it and returns the descriptor.
+    func openChecked(_ path: String, _ what: String) throws(KeychainStoreError) -> FileDescriptor {
+        do {
+            let file = try POSIXFiles.openNoFollow(path, access: .readOnly)
+            try check(try file.status(), path, what)
+            return file
+        } catch let error as SystemError {
+            throw Self.failure(error, path, what)
+        } catch let error as KeychainStoreError {
+            throw error
+        } catch {
+            throw KeychainStoreError(.internal, "checking \(path) failed", underlying: error)
         }
     }
+
+    /// The rule for every keychain file and created directory: the right kind, owned by ``owner``, nothing for the
+    /// group or others.
+    func check(
+        _ status: FileStatus, _ path: String, _ what: String, kind expected: FileStatus.Kind = .regular
+    ) throws(KeychainStoreError) {
+        guard status.kind == expected else {
+            throw KeychainStoreError(
+                .invalidKeychain,
+                "the \(what) \(path) is not a \(expected == .directory ? "directory" : "regular file")")
+        }
+        guard status.owner == owner else {
+            throw KeychainStoreError(
+                .invalidKeychain,
+                "the \(what) \(path) belongs to user id \(status.owner), not to this user (\(owner)): another user "
+                    + "could read or replace what the keychain writes; refusing to use it")
+        }
+        guard status.groupOrOtherPermissions == 0 else {
+            let octal = String(status.permissions, radix: 8)
+            throw KeychainStoreError(
+                .invalidKeychain,
+                "the \(what) \(path) has mode 0\(octal): the group or other users may access it; refusing to use it "
+                    + "(it must be 0\(expected == .directory ? "700" : "600"))")
+        }
+    }
+
+    /// The current identity of the database path (`lstat`), `nil` when nothing has that name any more.
+    func currentIdentity() throws(KeychainStoreError) -> FileIdentity? {
+        do {
+            return try POSIXFiles.linkStatus(database)?.identity
+        } catch {
+            throw KeychainStoreError(.io, error.description, underlying: error)
+        }
+    }
+
+    // MARK: Removing and writing
 
     /// Removes every keychain file; `noSuchKeychain` when the database does not exist.
     func removeAll() throws(KeychainStoreError) {
         guard exists else { throw KeychainStoreError(.noSuchKeychain, "no keychain at \(database)") }
-        for file in all where FileManager.default.fileExists(atPath: file) || isDanglingLink(file) {
-            try Self.mapping { () throws(SystemError) in try POSIXFiles.remove(file) }
+        for file in all {
+            try Self.mapping(file, "keychain file") { () throws(SystemError) in try POSIXFiles.remove(file) }
         }
     }
 
-    private func isDanglingLink(_ path: String) -> Bool {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
+    /// After a failed `create`: removes the database (created exclusively by this process) and those of the other
+    /// files that pass the checks (made by this process or SQLite); files that fail them were not ours to make.
+    func removeCreatedFiles() {
+        try? POSIXFiles.remove(database)
+        for file in [wal, sharedMemory, journal, deviceKey] where (try? checkIfPresent(file, "keychain file")) != nil {
+            try? POSIXFiles.remove(file)
+        }
     }
 
     /// Writes `contents` to `path` atomically and durably with mode 0600 (temporary file, fsync, rename, fsync
     /// of the directory).
     static func writeDurably(_ contents: Data, to path: String) throws(KeychainStoreError) {
-        try mapping { () throws(SystemError) in try POSIXFiles.writeDurably(contents, to: path, mode: 0o600) }
+        try mapping(path, "file") { () throws(SystemError) in
+            try POSIXFiles.writeDurably(contents, to: path, mode: 0o600)
+        }
     }
 
-    /// Runs a system call wrapper, turning its failure into the store's error (`noSuchKeychain` for a missing
-    /// file, else `io`).
-    static func mapping<R>(_ body: () throws(SystemError) -> R) throws(KeychainStoreError) -> R {
+    /// Runs a system call wrapper, turning its failure into the store's error.
+    static func mapping<R>(
+        _ path: String, _ what: String, _ body: () throws(SystemError) -> R
+    ) throws(KeychainStoreError) -> R {
         do {
             return try body()
         } catch {
-            throw KeychainStoreError(error.isNotFound ? .noSuchKeychain : .io, error.description, underlying: error)
+            throw failure(error, path, what)
         }
+    }
+
+    /// `noSuchKeychain` for a missing file, `invalidKeychain` for a symbolic link, else `io`.
+    static func failure(_ error: SystemError, _ path: String, _ what: String) -> KeychainStoreError {
+        if error.isSymbolicLink {
+            return KeychainStoreError(
+                .invalidKeychain,
+                "the \(what) \(path) is a symbolic link (or not openable without following one); refusing to use it",
+                underlying: error)
+        }
+        return KeychainStoreError(error.isNotFound ? .noSuchKeychain : .io, error.description, underlying: error)
     }
 }

@@ -16,6 +16,7 @@ package struct ItemClass: Sendable, CustomStringConvertible {
         let indexedAttributes: [String]
         let ordinal: Int
         let byKey: [String: Int]
+        let primaryKeyIndices: [Int]
 
         init(code: String, attributes: [AttributeDescriptor], indexedAttributes: [String], ordinal: Int) {
             var map: [String: Int] = [:]
@@ -26,6 +27,7 @@ package struct ItemClass: Sendable, CustomStringConvertible {
             self.indexedAttributes = indexedAttributes
             self.ordinal = ordinal
             self.byKey = map
+            self.primaryKeyIndices = attributes.indices.filter { attributes[$0].isPrimaryKey }
         }
     }
 
@@ -64,6 +66,10 @@ package struct ItemClass: Sendable, CustomStringConvertible {
 
     /// The primary-key attribute keys (without the engine's `agrp` and `sync`, which are always part of it).
     package var primaryKey: [String] { attributes.filter(\.isPrimaryKey).map(\.key) }
+
+    /// The positions in ``attributes`` of the primary-key attributes, in attribute order: the values a sealed
+    /// secret is bound to (with `agrp`, `sync` and the row's identity, see ``SecretBinding``).
+    var primaryKeyIndices: [Int] { storage.primaryKeyIndices }
 
     package var description: String { code }
 

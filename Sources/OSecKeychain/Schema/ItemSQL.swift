@@ -23,14 +23,16 @@ enum ItemSQL {
     private static let perClass: [ClassSQL] = ItemClass.all.map { c in
         let attributeColumns = c.attributes.map { "\"\($0.key)\"" }
         let placeholders = c.attributes.map(placeholder(for:))
-        let insertColumns = ["persistref", "agrp", "pdmn", "sync", "cdat", "mdat", "strs", "secret"] + attributeColumns
-        let insertValues = Array(repeating: "?", count: 8) + placeholders
+        let insertColumns = engineColumns + attributeColumns
+        let insertValues = Array(repeating: "?", count: engineColumns.count) + placeholders
+        // Without the attributes, a find still reads the primary-key columns: the secret is bound to them.
+        let primaryKeyColumns = c.primaryKeyIndices.map { attributeColumns[$0] }
         // `SELECT *` reads the columns in table order, which is engineColumns + attributes (see
         // KeychainSchema.createTable; migrations only append). It keeps the SQL text short, which matters
         // because the statement cache hashes it on every lookup.
         return ClassSQL(
             selectAll: "SELECT * FROM \"\(c.code)\"",
-            selectEngine: "SELECT \(engineColumns.joined(separator: ", ")) FROM \"\(c.code)\"",
+            selectEngine: "SELECT \((engineColumns + primaryKeyColumns).joined(separator: ", ")) FROM \"\(c.code)\"",
             insert:
                 "INSERT INTO \"\(c.code)\" (\(insertColumns.joined(separator: ", "))) VALUES "
                 + "(\(insertValues.joined(separator: ", ")))",
@@ -42,12 +44,14 @@ enum ItemSQL {
         descriptor.kind == .bytes ? "CAST(? AS BLOB)" : "?"
     }
 
-    /// `SELECT <engine columns>[, <attribute columns>] FROM <class table>`.
+    /// `SELECT <engine columns>, <attribute columns> FROM <class table>`, or without the attributes
+    /// `SELECT <engine columns>, <primary-key columns> FROM <class table>`.
     static func selectPrefix(_ itemClass: ItemClass, withAttributes: Bool) -> String {
         withAttributes ? perClass[itemClass.ordinal].selectAll : perClass[itemClass.ordinal].selectEngine
     }
 
-    /// The INSERT of every column of the class.
+    /// The INSERT of every column of the class, the row id included (it is bound into the sealed secret, so it is
+    /// chosen before the row is written). Bindings: ``engineColumns`` order, then the attributes.
     static func insert(_ itemClass: ItemClass) -> String { perClass[itemClass.ordinal].insert }
 
     // MARK: Values
@@ -233,18 +237,29 @@ enum ItemSQL {
                 attributes.appendUnique(descriptor.key, value)
             }
         }
-        let secret = row.data(at: 8).map {
-            SealedSecret(
-                blob: $0,
-                binding: SecretBinding(
-                    itemClass: itemClass, uuid: uuid,
-                    protectionClass: accessibility.protectionClass),
-                keyRing: keyRing)
+        let rowID = row.int64(at: 0)
+        let isSynchronizable = row.int64(at: 4) != 0
+        var secret: SealedSecret?
+        if let blob = row.data(at: 8) {
+            // The associated data straight from the columns (no per-value copies): this runs on every find miss.
+            let protectionClass = accessibility.protectionClass
+            var aad = Data(capacity: 160)
+            SecretBinding.appendHeader(
+                prefix: keyRing.itemAADPrefix, itemClass: itemClass, rowID: rowID, uuid: uuid,
+                protectionClass: protectionClass, isSynchronizable: isSynchronizable, accessGroup: agrp, to: &aad)
+            for (position, index) in itemClass.primaryKeyIndices.enumerated() {
+                BindingEncoding.appendColumn(
+                    row, at: firstAttributeColumn + Int32(withAttributes ? index : position),
+                    kind: itemClass.attributes[index].kind, to: &aad)
+            }
+            secret = SealedSecret(
+                blob: blob, itemClass: itemClass, rowID: rowID, protectionClass: protectionClass, keyRing: keyRing,
+                associatedData: aad)
         }
         return KeychainItem(
-            itemClass: itemClass, rowID: row.int64(at: 0),
+            itemClass: itemClass, rowID: rowID,
             persistentRef: PersistentRef(itemClass: itemClass, validatedUUID: uuid), attributes: attributes,
-            accessGroup: agrp, accessibility: accessibility, isSynchronizable: row.int64(at: 4) != 0,
+            accessGroup: agrp, accessibility: accessibility, isSynchronizable: isSynchronizable,
             creationDate: Date(timeIntervalSinceReferenceDate: row.double(at: 5)),
             modificationDate: Date(timeIntervalSinceReferenceDate: row.double(at: 6)),
             secret: secret)

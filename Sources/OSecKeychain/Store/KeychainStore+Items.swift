@@ -12,51 +12,84 @@ extension KeychainStore {
     }
 
     /// Adds several items atomically (all or none) in one IMMEDIATE transaction.
+    /// - Throws: as ``add(_:)``; when one item fails, none is stored.
     package func add(contentsOf items: [NewItem]) throws(KeychainStoreError) -> [KeychainItem] {
+        try add(contentsOf: items, skippingDuplicates: false).compactMap { $0 }
+    }
+
+    /// Adds several items in one IMMEDIATE transaction, all or none, except that with `skippingDuplicates` an item
+    /// whose primary key is already taken is left out (its result is `nil`) instead of failing the whole add. An
+    /// identity (certificate + private key) is added this way: either part may exist already, but a locked
+    /// keychain or any other failure stores neither.
+    package func add(
+        contentsOf items: [NewItem], skippingDuplicates: Bool
+    ) throws(KeychainStoreError) -> [KeychainItem?] {
         let now = Date()
-        // Validate and seal before taking the write lock.
-        var rows: [(item: NewItem, uuid: Data, sealed: Data?, attributes: ItemAttributes, bindings: [SQLiteValue])] = []
+        // Validate before taking the write lock; seal inside it (the row id is bound into the seal).
+        var rows: [PreparedInsert] = []
         rows.reserveCapacity(items.count)
         for item in items {
             let uuid = try PasswordKDF.randomBytes(PersistentRef.uuidLength)
-            let sealed = try item.secret.map { (secret) throws(KeychainStoreError) in
-                try keyRing.sealSecret(
-                    secret,
-                    binding: SecretBinding(
-                        itemClass: item.itemClass, uuid: uuid, protectionClass: item.accessibility.protectionClass))
-            }
-            let (bindings, stored) = try insertBindings(item, uuid: uuid, sealed: sealed, now: now)
-            rows.append((item, uuid, sealed, stored, bindings))
+            if item.secret != nil { try keyRing.requireKey(item.accessibility.protectionClass) }
+            rows.append(try prepareInsert(item, uuid: uuid, now: now))
         }
-        let rowIDs = try KeychainStore.mapErrors {
-            try db.transaction(.immediate) {
-                try rows.map { row in
-                    let itemClass = row.item.itemClass
+        let keyRing = self.keyRing
+        let inserted = try writeTransaction("add an item") { () throws -> [(rowID: Int64, sealed: Data?)?] in
+            var nextRowID: [Int: Int64] = [:]
+            var results: [(rowID: Int64, sealed: Data?)?] = []
+            results.reserveCapacity(rows.count)
+            for row in rows {
+                let itemClass = row.item.itemClass
+                let rowID = try nextRowID[itemClass.ordinal] ?? firstFreeRowID(itemClass)
+                let sealed = try row.item.secret.map { (secret) throws(KeychainStoreError) in
+                    try keyRing.sealSecret(secret, binding: row.binding(rowID: rowID))
+                }
+                var bindings = row.bindings
+                bindings[0] = .integer(rowID)
+                bindings[8] = sealed.map(SQLiteValue.blob) ?? .null
+                do {
                     try db.withStatement(keyed: insertStatements, itemClass.ordinal, sql: { ItemSQL.insert(itemClass) })
                     {
-                        try $0.bind(row.bindings)
+                        try $0.bind(bindings)
                         try $0.run()
                     }
-                    return db.lastInsertRowID
+                } catch let error as SQLiteError where skippingDuplicates && error.isUniqueViolation {
+                    results.append(nil)  // a failed statement leaves the transaction open; the others go on
+                    continue
                 }
+                nextRowID[itemClass.ordinal] = rowID + 1
+                results.append((rowID, sealed))
             }
+            return results
         }
-        var result: [KeychainItem] = []
+        var result: [KeychainItem?] = []
         result.reserveCapacity(rows.count)
-        for (row, rowID) in zip(rows, rowIDs) {
-            let binding = SecretBinding(
-                itemClass: row.item.itemClass, uuid: row.uuid,
-                protectionClass: row.item.accessibility.protectionClass)
+        for (row, stored) in zip(rows, inserted) {
+            guard let stored else {
+                result.append(nil)
+                continue
+            }
+            let itemClass = row.item.itemClass
             result.append(
                 KeychainItem(
-                    itemClass: row.item.itemClass, rowID: rowID,
-                    persistentRef: try PersistentRef(itemClass: row.item.itemClass, uuid: row.uuid),
+                    itemClass: itemClass, rowID: stored.rowID,
+                    persistentRef: try PersistentRef(itemClass: itemClass, uuid: row.uuid),
                     attributes: row.attributes, accessGroup: row.item.accessGroup,
                     accessibility: row.item.accessibility, isSynchronizable: row.item.isSynchronizable,
                     creationDate: now, modificationDate: now,
-                    secret: row.sealed.map { SealedSecret(blob: $0, binding: binding, keyRing: keyRing) }))
+                    secret: stored.sealed.map {
+                        SealedSecret(blob: $0, binding: row.binding(rowID: stored.rowID), keyRing: keyRing)
+                    }))
         }
         return result
+    }
+
+    /// The row id the next item of `itemClass` gets: SQLite's own choice (largest + 1), made explicit because the
+    /// secret is sealed for it before the row is written. Called inside the write transaction.
+    private func firstFreeRowID(_ itemClass: ItemClass) throws -> Int64 {
+        let largest = try db.scalar("SELECT max(id) FROM \"\(itemClass.code)\"").integerValue ?? 0
+        guard largest < Int64.max else { throw KeychainStoreError(.internal, "row ids of \(itemClass.code) exhausted") }
+        return largest + 1
     }
 
     /// Finds items matching `query` (ordered by row id, at most `query.limit`). Never decrypts: open
@@ -99,8 +132,12 @@ extension KeychainStore {
 
     /// Updates every item matching `query` in place (row id, persistent ref and `cdat` kept, `mdat`
     /// refreshed) in one IMMEDIATE transaction. Returns the number of items updated (0 = none matched).
+    ///
+    /// A secret is re-sealed whenever what it is bound to changes (a primary-key attribute, `agrp`, `sync` or the
+    /// protection class), so it stays bound to its item.
     /// - Throws: `duplicateItem` when the change makes an item collide with another (nothing is updated);
-    ///   `interactionNotAllowed` when a secret must be (re)sealed and its class key is locked away.
+    ///   `interactionNotAllowed` when a secret must be (re)sealed and its class key is locked away;
+    ///   `integrityCheckFailed` when a secret to re-seal does not belong to its row (tampered).
     package func update(_ query: ItemQuery, with changes: ItemChanges) throws(KeychainStoreError) -> Int {
         let itemClass = query.itemClass
         let (clause, bindings) = try ItemSQL.whereClause(query)
@@ -109,10 +146,12 @@ extension KeychainStore {
         var assignments: [String] = []
         var changedStrings: UInt64 = 0  // bits of bytes attributes now given as strings
         var changedBytes: UInt64 = 0  // bits of every bytes attribute being set
+        var newColumnValues: [Int: SQLiteValue] = [:]  // by attribute index
         for (index, descriptor, value) in changed {
             let (column, isString) = try ItemSQL.columnValue(value, for: descriptor)
             assignments.append("\"\(descriptor.key)\" = \(ItemSQL.placeholder(for: descriptor))")
             setValues.append(column)
+            newColumnValues[index] = column
             if descriptor.kind == .bytes { changedBytes |= 1 << UInt64(index) }
             if isString { changedStrings |= 1 << UInt64(index) }
         }
@@ -130,69 +169,110 @@ extension KeychainStore {
         }
         assignments += ["strs = ?", "secret = ?", "mdat = ?"]
         let updateSQL = "UPDATE \"\(itemClass.code)\" SET \(assignments.joined(separator: ", ")) WHERE id = ?"
-        let selectSQL = "SELECT id, persistref, pdmn, strs, secret FROM \"\(itemClass.code)\"" + clause
+        let primaryKeyColumns = itemClass.primaryKeyIndices.map { "\"\(itemClass.attributes[$0].key)\"" }
+        let selectSQL =
+            "SELECT id, persistref, pdmn, strs, secret, agrp, sync, \(primaryKeyColumns.joined(separator: ", ")) FROM "
+            + "\"\(itemClass.code)\"" + clause
         let now = Date().timeIntervalSinceReferenceDate
         let keyRing = self.keyRing
 
-        return try KeychainStore.mapErrors {
-            try db.transaction(.immediate) {
-                let targets = try db.query(selectSQL, bindings) { row in
-                    (
-                        id: row.int64(at: 0), uuid: row.data(at: 1) ?? Data(), pdmn: row.string(at: 2) ?? "",
-                        strs: UInt64(bitPattern: row.int64(at: 3)), secret: row.data(at: 4)
-                    )
+        return try writeTransaction("update an item") {
+            let targets = try db.query(selectSQL, bindings) { row in
+                (
+                    id: row.int64(at: 0), uuid: row.data(at: 1) ?? Data(), pdmn: row.string(at: 2) ?? "",
+                    strs: UInt64(bitPattern: row.int64(at: 3)), secret: row.data(at: 4),
+                    agrp: row.string(at: 5) ?? "", sync: row.int64(at: 6) != 0,
+                    primaryKey: itemClass.primaryKeyIndices.indices.map { row.value(at: 7 + Int32($0)) }
+                )
+            }
+            for target in targets {
+                guard let oldAccessibility = Accessibility(rawValue: target.pdmn) else {
+                    throw KeychainStoreError(.invalidKeychain, "malformed pdmn in row \(target.id)")
                 }
-                for target in targets {
-                    guard let oldAccessibility = Accessibility(rawValue: target.pdmn) else {
-                        throw KeychainStoreError(.invalidKeychain, "malformed pdmn in row \(target.id)")
-                    }
-                    let newClass = (changes.accessibility ?? oldAccessibility).protectionClass
-                    let newBinding = SecretBinding(itemClass: itemClass, uuid: target.uuid, protectionClass: newClass)
-                    var secret = target.secret
-                    if let replacement = changes.secret {
-                        secret = try keyRing.sealSecret(replacement, binding: newBinding)
-                    } else if let blob = target.secret, newClass != oldAccessibility.protectionClass {
-                        let oldBinding = SecretBinding(
-                            itemClass: itemClass, uuid: target.uuid,
-                            protectionClass: oldAccessibility.protectionClass)
+                let newBinding = SecretBinding(
+                    itemClass: itemClass, rowID: target.id, uuid: target.uuid,
+                    protectionClass: (changes.accessibility ?? oldAccessibility).protectionClass,
+                    accessGroup: changes.accessGroup ?? target.agrp,
+                    isSynchronizable: changes.isSynchronizable ?? target.sync,
+                    primaryKey: BindingEncoding.primaryKey(itemClass) { position, index in
+                        newColumnValues[index] ?? target.primaryKey[position]
+                    })
+                var secret = target.secret
+                if let replacement = changes.secret {
+                    secret = try keyRing.sealSecret(replacement, binding: newBinding)
+                } else if let blob = target.secret {
+                    let oldBinding = SecretBinding(
+                        itemClass: itemClass, rowID: target.id, uuid: target.uuid,
+                        protectionClass: oldAccessibility.protectionClass, accessGroup: target.agrp,
+                        isSynchronizable: target.sync,
+                        primaryKey: BindingEncoding.primaryKey(itemClass) { position, _ in target.primaryKey[position] }
+                    )
+                    if !newBinding.isSameBinding(as: oldBinding) {
                         var plain = try keyRing.openSecret(blob, binding: oldBinding)
                         defer { plain.resetBytes(in: 0..<plain.count) }
                         secret = try keyRing.sealSecret(plain, binding: newBinding)
                     }
-                    let strings = (target.strs & ~changedBytes) | changedStrings
-                    try db.run(
-                        updateSQL,
-                        setValues + [
-                            .integer(Int64(bitPattern: strings)),
-                            secret.map(SQLiteValue.blob) ?? .null,
-                            .real(now),
-                            .integer(target.id),
-                        ])
                 }
-                return targets.count
+                let strings = (target.strs & ~changedBytes) | changedStrings
+                try db.run(
+                    updateSQL,
+                    setValues + [
+                        .integer(Int64(bitPattern: strings)),
+                        secret.map(SQLiteValue.blob) ?? .null,
+                        .real(now),
+                        .integer(target.id),
+                    ])
             }
+            return targets.count
         }
     }
 
     /// Deletes every item matching `query` (its limit is ignored) in one IMMEDIATE transaction.
     /// Returns the number deleted (0 = none matched). Works while locked.
+    ///
+    /// Deleted rows do not stay readable on disk: the connection runs with `secure_delete` (freed space in the
+    /// database is zeroed), and after a delete the WAL is checkpointed into the database and truncated, so the
+    /// frames that held the rows are gone too (best effort: when another connection keeps reading the WAL for
+    /// longer than ``scrubWait``, the frames go at a later checkpoint).
     package func delete(_ query: ItemQuery) throws(KeychainStoreError) -> Int {
         let (clause, bindings) = try ItemSQL.whereClause(query)
         let sql = "DELETE FROM \"\(query.itemClass.code)\"" + clause
-        return try KeychainStore.mapErrors {
-            try db.transaction(.immediate) {
-                try db.run(sql, bindings)
-                return db.changes
-            }
+        let deleted = try writeTransaction("delete an item") {
+            try db.run(sql, bindings)
+            return db.changes
+        }
+        if deleted > 0 { scrubDeletedContent() }
+        return deleted
+    }
+
+    /// How long the checkpoint after a delete waits for other connections at most.
+    static var scrubWait: Duration { .milliseconds(200) }
+
+    /// Moves every WAL frame into the database (where `secure_delete` has zeroed the deleted rows) and truncates
+    /// the WAL to zero bytes (`wal_checkpoint(TRUNCATE)`).
+    func scrubDeletedContent() {
+        _ = try? db.checkpoint(.truncate, waitingAtMost: KeychainStore.scrubWait)
+    }
+
+    /// An item validated and turned into INSERT bindings (row id and secret filled in inside the transaction).
+    private struct PreparedInsert {
+        let item: NewItem
+        let uuid: Data
+        var bindings: [SQLiteValue]
+        let attributes: ItemAttributes
+        let primaryKey: Data
+
+        func binding(rowID: Int64) -> SecretBinding {
+            SecretBinding(
+                itemClass: item.itemClass, rowID: rowID, uuid: uuid,
+                protectionClass: item.accessibility.protectionClass, accessGroup: item.accessGroup,
+                isSynchronizable: item.isSynchronizable, primaryKey: primaryKey)
         }
     }
 
-    /// The INSERT bindings for `item` and the attributes as they will read back.
-    private func insertBindings(
-        _ item: NewItem, uuid: Data, sealed: Data?, now: Date
-    )
-        throws(KeychainStoreError) -> ([SQLiteValue], ItemAttributes)
-    {
+    /// The INSERT bindings for `item` (``ItemSQL/engineColumns`` then the attributes; `id` and `secret` are set
+    /// later) and the attributes as they will read back.
+    private func prepareInsert(_ item: NewItem, uuid: Data, now: Date) throws(KeychainStoreError) -> PreparedInsert {
         let itemClass = item.itemClass
         var columns = [SQLiteValue](repeating: .null, count: itemClass.attributes.count)
         var given = [AttributeValue?](repeating: nil, count: itemClass.attributes.count)
@@ -214,11 +294,23 @@ extension KeychainStore {
         }
         let timestamp = now.timeIntervalSinceReferenceDate
         let engine: [SQLiteValue] = [
+            .null,  // id, chosen in the transaction
             .blob(uuid), .text(item.accessGroup), .text(item.accessibility.rawValue),
             .integer(item.isSynchronizable ? 1 : 0), .real(timestamp), .real(timestamp),
             .integer(Int64(bitPattern: strings)),
-            sealed.map(SQLiteValue.blob) ?? .null,
+            .null,  // secret, sealed in the transaction
         ]
-        return (engine + columns, stored)
+        return PreparedInsert(
+            item: item, uuid: uuid, bindings: engine + columns, attributes: stored,
+            primaryKey: BindingEncoding.primaryKey(itemClass) { _, index in columns[index] })
+    }
+}
+
+extension SecretBinding {
+    /// Whether `other` seals to the same associated data (re-sealing is needed otherwise).
+    func isSameBinding(as other: SecretBinding) -> Bool {
+        rowID == other.rowID && uuid == other.uuid && protectionClass == other.protectionClass
+            && accessGroup == other.accessGroup && isSynchronizable == other.isSynchronizable
+            && primaryKey == other.primaryKey && itemClass == other.itemClass
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import OSecSQLite
+import OSecSystem
 import Synchronization
 
 /// One open keychain: a SQLite database in WAL mode plus its device-key file, and the keys this process
@@ -10,7 +11,13 @@ import Synchronization
 /// (WhenUnlocked) and C (AfterFirstUnlock); the device key (`<path>.devkey`, mode 0600) wraps the class D
 /// (Always) key. The master key itself is wrapped by an scrypt-derived key from the password, or, for a
 /// keychain without password, by the device key. Secrets are sealed with AES-256-GCM under their class key,
-/// bound to (keychain id, class, persistent-ref UUID, protection class).
+/// bound to the item they belong to (see ``SecretBinding``).
+///
+/// ## Files
+/// Every keychain file is opened without following symbolic links and must belong to the user and be private
+/// (``KeychainFiles``). A keychain that cannot be written (read-only storage) is opened read-only: finds work,
+/// writes fail with `io`. Before every write transaction the store checks that its path still names the file it
+/// opened (`keychainReplaced` otherwise), so a write never lands in a keychain another process deleted.
 ///
 /// ## Concurrency
 /// One instance may be used from any thread: the connection serializes statements with its lock and
@@ -25,6 +32,10 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
 
     let db: Database
     let keyRing: KeyRing
+    /// Device and inode of the database file this store opened (checked before every write).
+    let openedIdentity: FileIdentity
+    /// `false` when the keychain could only be opened read-only (read-only storage, no write permission).
+    package let isWritable: Bool
     /// Prepared finds by shape (used under the connection's lock).
     let findStatements = KeyedStatementCache<FindShape>()
     /// Prepared INSERTs by class ordinal (used under the connection's lock).
@@ -51,9 +62,11 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
     /// Page cache per connection, in KiB (SQLite's `PRAGMA cache_size = -N`).
     static let pageCacheKiB: Int64 = 32 * 1024
 
-    private init(db: Database, files: KeychainFiles) throws(KeychainStoreError) {
+    private init(db: Database, files: KeychainFiles, access: KeychainFiles.DatabaseAccess) throws(KeychainStoreError) {
         self.db = db
         self.files = files
+        self.openedIdentity = access.identity
+        self.isWritable = access.writable
         let meta = try KeychainStore.mapErrors { try KeychainMeta.read(db) }
         let wrappedClassKeys = try KeychainStore.mapErrors { try KeychainMeta.readClassKeys(db) }
         deviceKey = try DeviceKeyFile.read(keychainID: meta.keychainID, files: files)
@@ -67,6 +80,8 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
                 meta.wrappedMaster, key: deviceKey.bytes,
                 aad: keyRing.wrapAAD("master/device"), failure: .invalidKeychain)
             try installMaster(KeyMaterial(master), wrappedClassKeys: wrappedClassKeys)
+        } else {
+            try resealLegacySecrets()  // class D's, whose key is always there
         }
     }
 
@@ -87,61 +102,78 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
     }
 
     /// Opens the keychain at `path`, creating a keychain without password if there is none.
-    /// Safe against other processes doing the same at the same time.
-    package static func openOrCreate(at path: String) throws(KeychainStoreError) -> KeychainStore {
-        let files = KeychainFiles(database: path)
+    /// Safe against other processes doing the same at the same time. An existing keychain on read-only storage is
+    /// opened read-only.
+    /// - Parameter owner: the user id the files must belong to (default: the effective user; tests only).
+    package static func openOrCreate(at path: String, owner: UInt32? = nil) throws(KeychainStoreError) -> KeychainStore
+    {
+        let files = KeychainFiles(database: path, owner: owner)
         try files.createParentDirectories()
-        _ = try files.createDatabaseFile(exclusive: false)
-        let db = try connect(files, create: true)
-        try prepare(db, files: files, initializeWith: .init(password: nil, kdf: .default), mustCreate: false)
-        return try KeychainStore(db: db, files: files)
+        let access = try files.openDatabase(.ifMissing)
+        let db = try connect(files, access)
+        try prepare(
+            db, files: files, access: access, initializeWith: .init(password: nil, kdf: .default), mustCreate: false)
+        return try KeychainStore(db: db, files: files, access: access)
     }
 
     /// Creates a new keychain at `path` (directories 0700, files 0600).
     /// - Parameters:
     ///   - password: the keychain password; `nil` creates a keychain protected only by the device key.
     ///   - kdf: scrypt work factors, stored in the keychain (use ``KDFParameters/testing`` in tests only).
+    ///   - owner: the user id the files must belong to (default: the effective user; tests only).
     /// - Throws: `duplicateKeychain` when a keychain exists at `path`.
     package static func create(
-        at path: String, password: Data?, kdf: KDFParameters = .default
+        at path: String, password: Data?, kdf: KDFParameters = .default, owner: UInt32? = nil
     )
         throws(KeychainStoreError) -> KeychainStore
     {
-        let files = KeychainFiles(database: path)
+        let files = KeychainFiles(database: path, owner: owner)
         try files.createParentDirectories()
-        guard try files.createDatabaseFile(exclusive: true) else {
-            throw KeychainStoreError(.duplicateKeychain, "a keychain already exists at \(path)")
-        }
-        let setup = try InitialKeys(password: password, kdf: kdf)
+        let access = try files.openDatabase(.exclusive)
         do {
-            let db = try connect(files, create: true)
-            try prepare(db, files: files, initializeWith: setup, mustCreate: true)
-            let store = try KeychainStore(db: db, files: files)
+            let setup = try InitialKeys(password: password, kdf: kdf)
+            let db = try connect(files, access)
+            try prepare(db, files: files, access: access, initializeWith: setup, mustCreate: true)
+            let store = try KeychainStore(db: db, files: files, access: access)
             if let master = setup.master {  // the creator starts unlocked
                 try store.installMaster(master, wrappedClassKeys: try mapErrors { try KeychainMeta.readClassKeys(db) })
             }
             return store
         } catch {
-            // Leave nothing half-made behind (the file was created exclusively by us).
-            if error.code != .duplicateKeychain { try? files.removeAll() }
+            // Leave nothing half-made behind: the database was created exclusively by us; its other files only
+            // when they are ours (a file we refused to use, e.g. one another user planted, is not touched).
+            files.removeCreatedFiles()
             throw error
         }
     }
 
-    /// Opens an existing keychain. A password-protected keychain starts locked.
-    /// - Throws: `noSuchKeychain` when there is no file, `invalidKeychain` when it is not a keychain.
-    package static func open(at path: String) throws(KeychainStoreError) -> KeychainStore {
-        let files = KeychainFiles(database: path)
+    /// Opens an existing keychain. A password-protected keychain starts locked; one on read-only storage is
+    /// opened read-only.
+    /// - Parameter owner: the user id the files must belong to (default: the effective user; tests only).
+    /// - Throws: `noSuchKeychain` when there is no file, `invalidKeychain` when it is not a keychain or one of its
+    ///   files is a symbolic link, another user's, or readable or writable by the group or others.
+    package static func open(at path: String, owner: UInt32? = nil) throws(KeychainStoreError) -> KeychainStore {
+        let files = KeychainFiles(database: path, owner: owner)
         guard files.exists else { throw KeychainStoreError(.noSuchKeychain, "no keychain at \(path)") }
-        let db = try connect(files, create: false)
-        try prepare(db, files: files, initializeWith: nil, mustCreate: false)
-        return try KeychainStore(db: db, files: files)
+        let access = try files.openDatabase(.never)
+        let db = try connect(files, access)
+        try prepare(db, files: files, access: access, initializeWith: nil, mustCreate: false)
+        return try KeychainStore(db: db, files: files, access: access)
     }
 
     /// Deletes the keychain at `path`: the database, its -wal/-shm/-journal files and the device key.
-    /// Instances still open on it keep working on unlinked files until released.
+    ///
+    /// The files are unlinked while this call holds the keychain's write lock, so a write of another process
+    /// either commits before they go or finds them gone (its store then reports `keychainReplaced`, never a
+    /// success for data that was deleted). Stores still open on the keychain keep reading the unlinked files.
     package static func delete(at path: String) throws(KeychainStoreError) {
-        try KeychainFiles(database: path).removeAll()
+        let files = KeychainFiles(database: path)
+        guard files.exists else { throw KeychainStoreError(.noSuchKeychain, "no keychain at \(path)") }
+        // Not our keychain, or not SQLite at all: then there is no lock to take, only files to remove.
+        let lock = try? Database(path: path, options: [.readWrite, .noFollow], busyTimeout: busyTimeout)
+        let locked = (try? lock?.execute("BEGIN IMMEDIATE")) != nil
+        defer { if locked { try? lock?.execute("ROLLBACK") } }
+        try files.removeAll()
     }
 
     // MARK: Lock state
@@ -206,15 +238,13 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
             .blob(wrapped),
             .blob(meta.wrappedMaster),
         ]
-        let changed = try KeychainStore.mapErrors {
-            try db.transaction(.immediate) {
-                try db.run(
-                    """
-                    UPDATE keychain_meta SET master_protection = ?, kdf = ?, kdf_salt = ?, kdf_n = ?, kdf_r = ?,
-                        kdf_p = ?, wrapped_master = ? WHERE singleton = 1 AND wrapped_master = ?
-                    """, bindings)
-                return db.changes
-            }
+        let changed = try writeTransaction("change the password") {
+            try db.run(
+                """
+                UPDATE keychain_meta SET master_protection = ?, kdf = ?, kdf_salt = ?, kdf_n = ?, kdf_r = ?,
+                    kdf_p = ?, wrapped_master = ? WHERE singleton = 1 AND wrapped_master = ?
+                """, bindings)
+            return db.changes
         }
         guard changed == 1 else {
             throw KeychainStoreError(.authFailed, "the password was changed concurrently by another process")
@@ -254,35 +284,89 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
             wrappedClassKeys[.afterFirstUnlock] ?? Data(), key: master.bytes,
             aad: keyRing.wrapAAD("class/C"), failure: .invalidKeychain)
         keyRing.unlock(master: master, whenUnlocked: KeyMaterial(a), afterFirstUnlock: KeyMaterial(c))
+        try resealLegacySecrets()
     }
 
-    /// Opens a connection configured for the keychain: WAL, synchronous=FULL, busy timeout, 0600 files.
-    private static func connect(_ files: KeychainFiles, create: Bool) throws(KeychainStoreError) -> Database {
-        try mapErrors {
-            let db = try Database(
-                path: files.database, options: create ? [.readWrite, .create] : [.readWrite],
-                busyTimeout: busyTimeout)
-            // WAL is persistent in the file; switching needs a moment without other writers, so retry on BUSY.
-            let deadline = ContinuousClock.now + busyTimeout
-            while true {
-                do {
-                    guard try db.setJournalMode(.wal) == .wal else {
-                        throw KeychainStoreError(.io, "the database refused WAL mode")
-                    }
-                    break
-                } catch let error as SQLiteError where error.isBusy && ContinuousClock.now < deadline {
-                    Thread.sleep(forTimeInterval: 0.005)
-                }
+    // MARK: Writing
+
+    /// Runs `body` in one `BEGIN IMMEDIATE` transaction, after checking — inside it, holding the write lock — that
+    /// the keychain's path still names the file this store opened. `body` may run more than once (busy retries).
+    /// - Throws: `io` on a read-only keychain, `keychainReplaced` when the file was deleted or replaced.
+    func writeTransaction<R>(_ operation: String, _ body: () throws -> R) throws(KeychainStoreError) -> R {
+        guard isWritable else {
+            throw KeychainStoreError(
+                .io, "cannot \(operation): the keychain \(path) is on read-only storage or not writable by this user")
+        }
+        return try KeychainStore.mapErrors {
+            try db.transaction(.immediate) {
+                try checkStillOpenFile()
+                return try body()
             }
-            // FULL: with WAL, every commit fsyncs the WAL, so a returned add survives power loss
-            // (NORMAL would only survive application crashes). Per connection, so set on every open.
-            try db.setSynchronous(.full)
+        }
+    }
+
+    /// `keychainReplaced` unless the path still names the database file this store opened.
+    func checkStillOpenFile() throws(KeychainStoreError) {
+        guard let current = try files.currentIdentity() else {
+            throw KeychainStoreError(
+                .keychainReplaced, "the keychain \(path) was deleted after this process opened it; nothing was written")
+        }
+        guard current == openedIdentity else {
+            throw KeychainStoreError(
+                .keychainReplaced,
+                "the keychain \(path) was deleted and replaced by another file after this process opened it; nothing "
+                    + "was written (open the keychain again)")
+        }
+    }
+
+    /// Opens a connection configured for the keychain: WAL, synchronous=FULL, secure_delete, busy timeout; on a
+    /// keychain that cannot be written, a read-only connection (immutable when all its data is in the database
+    /// file, since SQLite could not create the `-shm` index there).
+    private static func connect(
+        _ files: KeychainFiles, _ access: KeychainFiles.DatabaseAccess
+    ) throws(KeychainStoreError) -> Database {
+        if !access.writable && access.walHasContent && !access.sharedMemoryExists {
+            throw KeychainStoreError(
+                .io,
+                "cannot read \(files.database) on read-only storage: its write-ahead log holds data that is not yet "
+                    + "in the database, and SQLite cannot create the shared-memory index (-shm) it needs to read it")
+        }
+        let db = try mapErrors {
+            try Database(
+                path: files.database, options: access.writable ? [.readWrite, .noFollow] : [.readOnly, .noFollow],
+                busyTimeout: busyTimeout, immutable: !access.writable && !access.walHasContent)
+        }
+        try mapErrors {
+            if access.writable {
+                // WAL is persistent in the file; switching needs a moment without other writers, so retry on BUSY.
+                let deadline = ContinuousClock.now + busyTimeout
+                while true {
+                    do {
+                        guard try db.setJournalMode(.wal) == .wal else {
+                            throw KeychainStoreError(.io, "the database refused WAL mode")
+                        }
+                        break
+                    } catch let error as SQLiteError where error.isBusy && ContinuousClock.now < deadline {
+                        Thread.sleep(forTimeInterval: 0.005)
+                    }
+                }
+                // FULL: with WAL, every commit fsyncs the WAL, so a returned add survives power loss
+                // (NORMAL would only survive application crashes). Per connection, so set on every open.
+                try db.setSynchronous(.full)
+                // Deleted rows are overwritten with zeros, in the database and in the WAL frames that carry them.
+                try db.setSecureDelete(true)
+            }
             // Keep a keychain's working set in the page cache (default 2 MiB ≈ 5,000 items): a point lookup
             // that misses it re-reads pages with pread. Allocated lazily, only as pages are read.
             try db.setPragma("cache_size", .integer(-KeychainStore.pageCacheKiB))
-            files.restrictPermissions()
-            return db
         }
+        // SQLite has opened the database itself and, in WAL mode, created -wal and -shm: check those it made and
+        // that the path still names the file checked before (no swap between the check and SQLite's open).
+        _ = try files.checkCompanions()
+        guard try files.currentIdentity() == access.identity else {
+            throw KeychainStoreError(.invalidKeychain, "\(files.database) was replaced while it was being opened")
+        }
+        return db
     }
 
     /// Material generated for a new keychain, before any transaction (scrypt is slow).
@@ -310,7 +394,7 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
 
     /// Checks the file format and migrates it; initializes an empty file when `setup` is given.
     private static func prepare(
-        _ db: Database, files: KeychainFiles, initializeWith setup: InitialKeys?,
+        _ db: Database, files: KeychainFiles, access: KeychainFiles.DatabaseAccess, initializeWith setup: InitialKeys?,
         mustCreate: Bool
     ) throws(KeychainStoreError) {
         try mapErrors {
@@ -319,6 +403,18 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
             let version = try db.userVersion
             if appID == KeychainSchema.applicationID && version == KeychainSchema.currentVersion && !mustCreate {
                 return
+            }
+            if !access.writable {
+                guard appID == KeychainSchema.applicationID, version > 0 else {
+                    throw KeychainStoreError(.invalidKeychain, "\(files.database) is not a keychain")
+                }
+                guard version < KeychainSchema.currentVersion else {
+                    throw KeychainStoreError(.invalidKeychain, "unsupported keychain version \(version)")
+                }
+                throw KeychainStoreError(
+                    .io,
+                    "\(files.database) has keychain format version \(version) and must be upgraded once to version "
+                        + "\(KeychainSchema.currentVersion), which writes to it, but it is on read-only storage")
             }
             try db.transaction(.immediate) {
                 let appID = try db.applicationID
@@ -340,7 +436,6 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
                 }
                 try KeychainSchema.migrate(db, from: version)
             }
-            files.restrictPermissions()
         }
     }
 

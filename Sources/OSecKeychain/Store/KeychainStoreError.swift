@@ -25,8 +25,13 @@ package struct KeychainStoreError: Error, Sendable, CustomStringConvertible {
         package static let interactionNotAllowed = Code("interactionNotAllowed", -25308)  // errSecInteractionNotAllowed
         /// No keychain file at the path.
         package static let noSuchKeychain = Code("noSuchKeychain", -25294)  // errSecNoSuchKeychain
-        /// The file is not a keychain of ours (not SQLite, wrong application id, newer format, corrupt key file).
+        /// The file is not a keychain of ours (not SQLite, wrong application id, newer format, corrupt key file), or
+        /// one of its files is unsafe to use: a symbolic link, not a regular file, owned by another user, or
+        /// accessible to the group or other users.
         package static let invalidKeychain = Code("invalidKeychain", -25295)  // errSecInvalidKeychain
+        /// The keychain's path no longer names the file this store opened: another process deleted it (and maybe
+        /// created a new keychain there). Nothing was written; open the path again. Checked before every write.
+        package static let keychainReplaced = Code("keychainReplaced", -25295)  // errSecInvalidKeychain
         /// `create` on a path where a keychain already exists.
         package static let duplicateKeychain = Code("duplicateKeychain", -25296)  // errSecDuplicateKeychain
         /// An invalid argument (malformed persistent ref, wrong value type for an attribute, bad KDF parameters…).
@@ -37,7 +42,8 @@ package struct KeychainStoreError: Error, Sendable, CustomStringConvertible {
         package static let integrityCheckFailed = Code("integrityCheckFailed", -26275)  // errSecDecode
         /// Another connection held the database lock for longer than the busy timeout.
         package static let databaseBusy = Code("databaseBusy", -36)  // errSecIO
-        /// A file-system or SQLite I/O failure (disk full, read-only file system, permission…).
+        /// A file-system or SQLite I/O failure (disk full, permission…), or a write to a keychain that could only be
+        /// opened read-only (read-only storage).
         package static let io = Code("io", -36)  // errSecIO
         /// An unexpected failure inside the engine or a layer below.
         package static let `internal` = Code("internal", -26276)  // errSecInternal

@@ -66,9 +66,8 @@ enum SecItemOperations {
     static func add(_ query: SecItemQuery) throws -> AnyObject? {
         if query.itemClass == .identity { return try SecItemIdentities.add(query) }
         let keychain = try SecItemStore.keychains(for: query)[0]
-        let store = try keychain.store()
         let items = try SecItemRefs.newItems(for: query)
-        let added = try mapStoreError { try store.add(contentsOf: items) }
+        let added = try SecItemStore.writing(in: keychain) { try $0.add(contentsOf: items) }
         guard query.returnCount > 0, let first = added.first else { return nil }
         let found = SecItemStore.found(first, in: keychain, itemClass: SecItemClass(first.itemClass))
         return try SecItemStore.shape([found], query, itemClass: query.itemClass, single: true)
@@ -177,8 +176,7 @@ enum SecItemOperations {
         var total = 0
         for keychain in try SecItemStore.keychains(for: query) {
             let storeQuery = try SecItemStore.storeQuery(query, itemClass: storeClass, attributes: query.attributes)
-            let store = try keychain.store()
-            total += try mapStoreError { try store.update(storeQuery, with: changes) }
+            total += try SecItemStore.writing(in: keychain) { try $0.update(storeQuery, with: changes) }
         }
         guard total > 0 else {
             throw SecError(errSecItemNotFound, "no \(query.itemClass.rawValue) item matches the query")
@@ -191,8 +189,7 @@ enum SecItemOperations {
         var total = 0
         for keychain in try SecItemStore.keychains(for: query) {
             let storeQuery = try SecItemStore.storeQuery(query, itemClass: storeClass, attributes: query.attributes)
-            let store = try keychain.store()
-            total += try mapStoreError { try store.delete(storeQuery) }
+            total += try SecItemStore.writing(in: keychain) { try $0.delete(storeQuery) }
         }
         guard total > 0 else {
             throw SecError(errSecItemNotFound, "no \(query.itemClass.rawValue) item matches the query")

@@ -24,8 +24,9 @@ enum SecItemIdentities {
         return (certificate, key)
     }
 
-    /// Adds an identity as two items: its certificate, then its private key. An existing certificate is
-    /// tolerated, and so is an existing key when the certificate was new; both existing → errSecDuplicateItem.
+    /// Adds an identity as two items, its certificate and its private key, in one transaction: both or neither
+    /// (a locked keychain gives errSecInteractionNotAllowed and stores nothing). An existing certificate is
+    /// tolerated, and so is an existing key; both existing → errSecDuplicateItem.
     static func add(_ query: SecItemQuery) throws -> AnyObject? {
         guard let identity = query.valueRef as? SecIdentity else {
             throw SecError.param("an identity is added with kSecValueRef holding a SecIdentity")
@@ -40,11 +41,13 @@ enum SecItemIdentities {
         keyQuery.itemClass = .key
         keyQuery.attributes = parts.key
         keyQuery.valueRef = identity.privateKey
-        let store = try keychain.store()
         let certificateItem = try SecItemRefs.newItems(for: certQuery)[0]
         let keyItem = try SecItemRefs.newItems(for: keyQuery)[0]
-        let storedCertificate = try addTolerantly(store, certificateItem)
-        let storedKey = try addTolerantly(store, keyItem)
+        let stored = try SecItemStore.writing(in: keychain) {
+            try $0.add(contentsOf: [certificateItem, keyItem], skippingDuplicates: true)
+        }
+        let storedCertificate = stored.first ?? nil
+        let storedKey = stored.last ?? nil
         if storedCertificate == nil && storedKey == nil {
             throw SecError(
                 errSecDuplicateItem, "the identity's certificate and private key are both already in the keychain")
@@ -61,16 +64,6 @@ enum SecItemIdentities {
         }
         find.matchLimit = .one
         return try copyMatching(find)
-    }
-
-    /// Adds `item`; nil when an equal item already exists.
-    private static func addTolerantly(_ store: KeychainStore, _ item: NewItem) throws -> KeychainItem? {
-        do {
-            return try store.add(item)
-        } catch {
-            if error.code == .duplicateItem { return nil }
-            throw SecError(error.code.osStatus, error.reason)
-        }
     }
 
     /// Finds identities: certificates matching the certificate part joined with private keys matching the key part.

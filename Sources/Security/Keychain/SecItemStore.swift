@@ -54,6 +54,24 @@ enum SecItemStore {
         return attributes.filter { SecItemSchema.engineFields[$0.key] == nil }
     }
 
+    // MARK: Writing
+
+    /// Runs a write on `keychain`'s store. When another process deleted the keychain file (and maybe created a new
+    /// one there) since this process opened it, the store refuses the write before writing anything
+    /// (`keychainReplaced`); the keychain is then opened again and the write runs once more, on the file the path
+    /// names now (errSecNoSuchKeychain when there is none).
+    static func writing<T>(in keychain: SecKeychain, _ body: (KeychainStore) throws -> T) throws -> T {
+        let store = try keychain.store()
+        do {
+            return try body(store)
+        } catch let error as KeychainStoreError where error.code == .keychainReplaced {
+            KeychainRegistry.reopen(store)
+            return try mapStoreError { try body(try keychain.store()) }
+        } catch let error as KeychainStoreError {
+            throw SecError(error.code.osStatus, error.reason)
+        }
+    }
+
     // MARK: Queries
 
     /// The engine query for a parsed query on a stored class.

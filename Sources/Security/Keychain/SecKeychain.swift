@@ -73,6 +73,17 @@ enum KeychainRegistry {
         lock.unlock()
     }
 
+    /// Drops `store` when it is still the one registered for its path (its file was deleted or replaced by another
+    /// process), so the next lookup opens the path again.
+    static func reopen(_ store: KeychainStore) {
+        lock.lock()
+        if stores[store.path] === store {
+            stores[store.path] = nil
+            bumpGeneration()
+        }
+        lock.unlock()
+    }
+
     static func forget(_ path: String) {
         lock.lock()
         stores[path] = nil

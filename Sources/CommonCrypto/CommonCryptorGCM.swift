@@ -1,0 +1,106 @@
+// CommonCryptorSPI.h: the AES-GCM one-shots. Apple's are SPI (declared in a private header, available since
+// macOS 10.13 / iOS 11), which Apple-platform code reaches by declaring them itself; they are here for that
+// code, and for Swift that wants AES-GCM through an Apple-shaped API.
+//
+// Checks, their order and status codes follow Apple's current CommonCrypto: algorithm (`kCCParamError`), key
+// length (`kCCKeySizeError`), then IV of at least 12 bytes, tag of 8 to 16 bytes and the pointers
+// (`kCCParamError`). A tag that does not match is `kCCUnspecifiedError`, as in Apple's. The caller's buffers go
+// straight to OpenSSL (OSecCrypto's AESGCM buffer entry points): nothing is copied.
+import OSecCrypto
+
+/// The shortest IV Apple's one-shots take (`AESGCM_MIN_IV_LEN`); 12 bytes is GCM's recommended size, and longer
+/// IVs are hashed into the initial counter (SP 800-38D §7.1).
+private let minimumIVLength = 12
+
+/// Apple's parameter checks of both one-shots, in Apple's order, or nil when the call may proceed.
+private func gcmParameterError(
+    _ alg: CCAlgorithm, _ key: UnsafeRawPointer?, _ keyLength: Int, _ iv: UnsafeRawPointer?, _ ivLength: Int,
+    _ aData: UnsafeRawPointer?, _ aDataLength: Int, _ dataIn: UnsafeRawPointer?, _ dataInLength: Int,
+    _ dataOut: UnsafeMutableRawPointer?, hasTag: Bool, _ tagLength: Int
+) -> CCCryptorStatus? {
+    guard Int(alg) == kCCAlgorithmAES else { return CCCryptorStatus(kCCParamError) }
+    guard [kCCKeySizeAES128, kCCKeySizeAES192, kCCKeySizeAES256].contains(keyLength) else {
+        return CCCryptorStatus(kCCKeySizeError)
+    }
+    guard ivLength >= minimumIVLength, AESGCM.bufferTagLengths.contains(tagLength), key != nil, iv != nil, hasTag,
+        dataInLength >= 0, dataInLength == 0 || dataOut != nil,
+        // Apple's reads through these without a check (and crashes on nil); here they are a parameter error.
+        dataInLength == 0 || dataIn != nil, aDataLength >= 0, aDataLength == 0 || aData != nil,
+        dataInLength <= AESGCM.maximumMessageLength
+    else { return CCCryptorStatus(kCCParamError) }
+    return nil
+}
+
+/// The status of a failed seal or open: a parameter OpenSSL refused is `kCCParamError`; a tag mismatch and any
+/// other failure `kCCUnspecifiedError` (Apple's translation of corecrypto's errors).
+private func gcmStatus(_ error: CryptoError) -> CCCryptorStatus {
+    CCCryptorStatus(error.code == .invalidParameter ? kCCParamError : kCCUnspecifiedError)
+}
+
+/// Encrypts and authenticates in one call with AES in Galois/Counter Mode (NIST SP 800-38D).
+///
+/// `alg` must be `kCCAlgorithmAES`; `key` is `keyLength` bytes (16, 24 or 32); `iv` is `ivLength` bytes, at
+/// least 12 (12 is the recommended size; the IV must never repeat under one key); `aData` is `aDataLength`
+/// bytes of additional authenticated data (nil when 0). Encrypts `dataInLength` bytes at `dataIn` into
+/// `cipherOut` (the same length; it may be `dataIn`) and writes a `tagLength`-byte tag (8 to 16) to `tagOut`.
+///
+/// Returns `kCCSuccess`, `kCCParamError` (another algorithm, a short IV, a tag length outside 8...16, a nil
+/// key, IV, tag or buffer that has bytes to hold), or `kCCKeySizeError`. On an error nothing is written.
+///
+/// Apple's declaration is SPI (CommonCryptorSPI.h, macOS 10.13 / iOS 11); it is provided for compatibility.
+@discardableResult
+public func CCCryptorGCMOneshotEncrypt(
+    _ alg: CCAlgorithm, _ key: UnsafeRawPointer!, _ keyLength: Int, _ iv: UnsafeRawPointer!, _ ivLength: Int,
+    _ aData: UnsafeRawPointer!, _ aDataLength: Int, _ dataIn: UnsafeRawPointer!, _ dataInLength: Int,
+    _ cipherOut: UnsafeMutableRawPointer!, _ tagOut: UnsafeMutableRawPointer!, _ tagLength: Int
+) -> CCCryptorStatus {
+    if let error = gcmParameterError(
+        alg, key, keyLength, iv, ivLength, aData, aDataLength, dataIn, dataInLength, cipherOut,
+        hasTag: tagOut != nil, tagLength)
+    {
+        return error
+    }
+    guard let key, let iv, let tagOut else { return CCCryptorStatus(kCCParamError) }
+    do throws(CryptoError) {
+        try AESGCM.seal(
+            key: key, keyCount: keyLength, nonce: iv, nonceCount: ivLength, aad: aData, aadCount: aDataLength,
+            plaintext: dataIn, count: dataInLength, into: cipherOut, tag: tagOut, tagCount: tagLength)
+        return CCCryptorStatus(kCCSuccess)
+    } catch {
+        return gcmStatus(error)
+    }
+}
+
+/// Checks the tag and decrypts in one call with AES in Galois/Counter Mode (NIST SP 800-38D).
+///
+/// The parameters are those of ``CCCryptorGCMOneshotEncrypt(_:_:_:_:_:_:_:_:_:_:_:_:)``, with the ciphertext
+/// at `dataIn`, the plaintext written to `dataOut` (it may be `dataIn`) and the expected `tagLength`-byte tag
+/// (8 to 16) at `tagIn`. The tag is compared in constant time.
+///
+/// Returns `kCCSuccess`; `kCCUnspecifiedError` when the tag does not match (wrong key, IV, additional data,
+/// ciphertext or tag; Apple's code for it), with the `dataInLength` bytes at `dataOut` zeroed; or, before any
+/// byte is written, `kCCParamError` or `kCCKeySizeError` as the encryption does.
+///
+/// Apple's declaration is SPI (CommonCryptorSPI.h, macOS 10.13 / iOS 11); it is provided for compatibility.
+@discardableResult
+public func CCCryptorGCMOneshotDecrypt(
+    _ alg: CCAlgorithm, _ key: UnsafeRawPointer!, _ keyLength: Int, _ iv: UnsafeRawPointer!, _ ivLength: Int,
+    _ aData: UnsafeRawPointer!, _ aDataLength: Int, _ dataIn: UnsafeRawPointer!, _ dataInLength: Int,
+    _ dataOut: UnsafeMutableRawPointer!, _ tagIn: UnsafeRawPointer!, _ tagLength: Int
+) -> CCCryptorStatus {
+    if let error = gcmParameterError(
+        alg, key, keyLength, iv, ivLength, aData, aDataLength, dataIn, dataInLength, dataOut,
+        hasTag: tagIn != nil, tagLength)
+    {
+        return error
+    }
+    guard let key, let iv, let tagIn else { return CCCryptorStatus(kCCParamError) }
+    do throws(CryptoError) {
+        try AESGCM.open(
+            key: key, keyCount: keyLength, nonce: iv, nonceCount: ivLength, aad: aData, aadCount: aDataLength,
+            ciphertext: dataIn, count: dataInLength, into: dataOut, tag: tagIn, tagCount: tagLength)
+        return CCCryptorStatus(kCCSuccess)
+    } catch {
+        return gcmStatus(error)
+    }
+}
