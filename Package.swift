@@ -73,7 +73,9 @@ let package = Package(
                 "Security", "OSecCrypto", "OSecX509", "OSecKeychain", "OpenSSLBaseline", "CommonCrypto",
                 "OpenSecurityKit",
             ]),
-        .executableTarget(name: "LimboHarness", dependencies: ["Security", "OSecTrust", "OSecX509", "OSecASN1"]),
+        // x509-limbo testcases through Apple's API, for limbo-harness and the conformance test.
+        .target(name: "OSecLimbo", dependencies: ["Security", "OSecASN1"]),
+        .executableTarget(name: "LimboHarness", dependencies: ["OSecLimbo"]),
 
         // MARK: Tests
         .target(name: "OSecTestSupport", dependencies: ["OSecCrypto", "OSecASN1"], path: "Tests/OSecTestSupport"),
@@ -92,7 +94,9 @@ let package = Package(
             dependencies: ["OSecTrust", "OSecASN1", "OSecCrypto", "OSecX509", "OSecTestSupport"]),
         .testTarget(
             name: "SecurityTests",
-            dependencies: ["Security", "OSecTestSupport", "OSecASN1", "OSecCrypto", "OSecX509", "OSecSQLite"]),
+            dependencies: [
+                "Security", "OSecTestSupport", "OSecASN1", "OSecCrypto", "OSecX509", "OSecSQLite", "OSecLimbo",
+            ]),
         // Apple-platform code written the way popular keychain wrappers and crypto libraries write it, compiled
         // against our Security only (issue 11): Swift 6 mode, and Swift 5 mode with Security imported implicitly.
         .testTarget(name: "AppleCompatTests", dependencies: ["Security"]),
@@ -109,7 +113,8 @@ let package = Package(
             name: "CommonCryptoSwift5Tests", dependencies: ["CommonCrypto"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
-            name: "OpenSecurityKitTests", dependencies: ["OpenSecurityKit", "Security", "CommonCrypto", "OSecTestSupport"]),
+            name: "OpenSecurityKitTests",
+            dependencies: ["OpenSecurityKit", "Security", "CommonCrypto", "OSecTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

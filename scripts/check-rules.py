@@ -38,7 +38,7 @@ LAYERS = {
     "OSecKeychain": 5,
     "OSecSync": 6,
     "Security": 7, "CommonCrypto": 7,
-    "OpenSecurityKit": 8, "OSecTestSupport": 8,
+    "OpenSecurityKit": 8, "OSecTestSupport": 8, "OSecLimbo": 8,
     "SecurityTool": 9, "Benchmarks": 9, "LimboHarness": 9, "KeychainStress": 9,
 }
 IMPORT = re.compile(r"^\s*(?:@_implementationOnly\s+|@testable\s+|internal\s+|package\s+|public\s+)*import\s+(\w+)")

@@ -6,15 +6,18 @@ import OSecX509
 /// An anchor is its name and key (RFC 5280 §6.1.1 (d)): a chain certificate with the same subject and public key
 /// as an anchor ends the path there, whether or not the bytes are identical.
 package struct AnchorStore: Sendable {
+    /// The anchors, duplicates (same DER) removed, in the order given.
     package let anchors: [CertificateInfo]
     /// Whether this is ``system`` (identified by flag rather than by its ~150 members in evaluation caches).
     package private(set) var isSystem = false
     private let bySubject: [ByteKey: [Int]]
 
+    /// A store of these certificates (decoded through the shared ``CertificateInfo`` cache).
     package init(_ certificates: [Certificate]) {
         self.init(infos: certificates.map(CertificateInfo.make))
     }
 
+    /// A store of already decoded certificates.
     package init(infos: [CertificateInfo]) {
         var unique: [CertificateInfo] = []
         for info in infos where !unique.contains(where: { $0 === info || $0.certificate == info.certificate }) {
@@ -26,9 +29,12 @@ package struct AnchorStore: Sendable {
         bySubject = index
     }
 
+    /// No anchors.
     package static let empty = AnchorStore(infos: [])
 
+    /// Whether the store has no anchor.
     package var isEmpty: Bool { anchors.isEmpty }
+    /// The anchors as certificates.
     package var certificates: [Certificate] { anchors.map(\.certificate) }
 
     /// Anchors whose subject is `name` (normalized).

@@ -10,21 +10,33 @@ import Synchronization
 /// Instances are shared through ``CertificateInfo/make(_:)``'s process-wide cache, so re-evaluating the same
 /// certificates (a new `SecTrust` over the same `SecCertificate`s) skips decoding and signature checks.
 package final class CertificateInfo: Sendable {
+    /// The certificate.
     package let certificate: Certificate
     /// Apple-normalized subject and issuer (for issuer lookup; RFC 5280 §7.1 name chaining, simplified).
     package let normalizedSubject: ByteKey
+    /// The Apple-normalized issuer name.
     package let normalizedIssuer: ByteKey
+    /// basicConstraints (RFC 5280 §4.2.1.9), nil when absent or malformed.
     package let basicConstraints: BasicConstraints?
+    /// keyUsage (§4.2.1.3), nil when absent or malformed.
     package let keyUsage: KeyUsage?
+    /// extKeyUsage (§4.2.1.12), nil when absent or malformed.
     package let extendedKeyUsage: ExtendedKeyUsage?
+    /// subjectAltName entries (§4.2.1.6), nil when absent or malformed.
     package let subjectAlternativeNames: [GeneralName]?
+    /// subjectKeyIdentifier (§4.2.1.2), nil when absent or malformed.
     package let subjectKeyIdentifier: ArraySlice<UInt8>?
+    /// authorityKeyIdentifier (§4.2.1.1), nil when absent or malformed.
     package let authorityKeyIdentifier: AuthorityKeyIdentifier?
+    /// nameConstraints (§4.2.1.10), nil when absent or malformed.
     package let nameConstraints: NameConstraints?
     /// Certificate policy processing inputs (RFC 5280 §6.1.3 (d)–(f), §6.1.4).
     package let certificatePolicies: [ASN1ObjectIdentifier]?
+    /// policyMappings (§4.2.1.5).
     package let policyMappings: [PolicyMapping]?
+    /// policyConstraints (§4.2.1.11).
     package let policyConstraints: PolicyConstraints?
+    /// inhibitAnyPolicy SkipCerts (§4.2.1.14).
     package let inhibitAnyPolicy: Int?
     /// Known extensions that failed to decode (OIDs, dotted).
     package let unparseableExtensions: [String]
@@ -32,7 +44,20 @@ package final class CertificateInfo: Sendable {
     package let unhandledCriticalExtensions: [String]
     /// Public key kind and size in bits (RSA modulus bits, EC field bits); 0 when unknown.
     package let keyKind: SubjectPublicKeyInfo.KeyKind
+    /// The key size in bits: RSA modulus bits, EC field bits, 256 for Ed25519; 0 when unknown.
     package let keyBits: Int
+    /// For an RSA key: whether the public exponent is odd and at least 3 (BR 6.1.6); true for other keys.
+    package let rsaExponentIsOddAndAtLeast3: Bool
+    /// Whether a cRLDistributionPoints entry has neither a distributionPoint nor a cRLIssuer (RFC 5280 §4.2.1.13).
+    package let hasReasonsOnlyDistributionPoint: Bool
+    /// subjectAltName entries that are not of their type's form (RFC 5280 §4.2.1.6), described; found once here, as a
+    /// leaf with many names is checked on every candidate path.
+    package let subjectAltNameProblems: [String]
+    /// Name constraints that are not of their type's form (RFC 5280 §4.2.1.10), described; found once here.
+    package let nameConstraintProblems: [String]
+    /// Whether the signature AlgorithmIdentifier is one of the encodings BR §7.1.3.2 permits.
+    package let hasBaselineSignatureEncoding: Bool
+    /// Whether subject and issuer are the same normalized name (RFC 5280 §6.1: "self-issued").
     package let isSelfIssued: Bool
     private let state = Mutex(State())
 
@@ -50,6 +75,8 @@ package final class CertificateInfo: Sendable {
         X509OID.inhibitAnyPolicy, X509OID.subjectKeyIdentifier, X509OID.authorityKeyIdentifier,
     ]
 
+    /// Decodes what the validator needs; a known extension that does not decode is listed in ``unparseableExtensions``,
+    /// never thrown.
     package init(_ certificate: Certificate) {
         self.certificate = certificate
         normalizedSubject = CertificateInfo.normalizedKey(certificate.subject)
@@ -84,12 +111,25 @@ package final class CertificateInfo: Sendable {
         inhibitAnyPolicy = decode(X509OID.inhibitAnyPolicy) { () throws(X509Error) in try extensions.inhibitAnyPolicy }
         policyMappings = decode(X509OID.policyMappings) { () throws(X509Error) in try extensions.policyMappings }
         _ = decode(X509OID.authorityInfoAccess) { () throws(X509Error) in try extensions.authorityInformationAccess }
-        _ = decode(X509OID.crlDistributionPoints) { () throws(X509Error) in try extensions.crlDistributionPoints }
+        let distributionPoints = decode(X509OID.crlDistributionPoints) { () throws(X509Error) in
+            try extensions.crlDistributionPoints
+        }
+        hasReasonsOnlyDistributionPoint = (distributionPoints ?? []).contains { $0.name == nil && $0.crlIssuer == nil }
+        subjectAltNameProblems = (subjectAlternativeNames ?? []).compactMap(NameSyntax.subjectAltNameProblem)
+        nameConstraintProblems =
+            ((nameConstraints?.permittedSubtrees ?? []) + (nameConstraints?.excludedSubtrees ?? []))
+            .compactMap(NameSyntax.constraintProblem)
+        var coder = DER.Serializer()
+        hasBaselineSignatureEncoding =
+            (try? coder.serialize(certificate.signatureAlgorithm.identifier)).map {
+                PathValidator.baselineSignatureAlgorithms.contains(coder.serializedBytes)
+            } ?? false
         unparseableExtensions = bad
         unhandledCriticalExtensions = extensions.criticalOIDs
             .filter { !CertificateInfo.handledExtensions.contains($0) }.map(\.dotted)
         let spki = certificate.publicKeyInfo
         keyKind = spki.kind
+        rsaExponentIsOddAndAtLeast3 = spki.kind == .rsa ? CertificateInfo.rsaExponentIsUsable(spki.keyBytes) : true
         switch spki.kind {
         case .rsa: keyBits = CertificateInfo.rsaModulusBits(spki.keyBytes)
         case .ec(let curve): keyBits = curve.bits
@@ -115,8 +155,23 @@ package final class CertificateInfo: Sendable {
         return (trimmed.count - 1) * 8 + (8 - first.leadingZeroBitCount)
     }
 
+    /// Whether an `RSAPublicKey`'s exponent is odd and at least 3.
+    static func rsaExponentIsUsable(_ bytes: ArraySlice<UInt8>) -> Bool {
+        guard let node = try? DER.parse(bytes), let children = node.children else { return false }
+        var iterator = children.makeIterator()
+        _ = iterator.next()
+        guard let exponent = iterator.next(), let content = exponent.primitiveContent, let last = content.last,
+            content.first.map({ $0 & 0x80 == 0 }) ?? false
+        else { return false }
+        let significant = content.drop { $0 == 0 }
+        return last & 1 == 1 && (significant.count > 1 || (significant.first ?? 0) >= 3)
+    }
+
+    /// The subject name.
     package var subject: DistinguishedName { certificate.subject }
+    /// The encoded SubjectPublicKeyInfo (an anchor is a name and this key).
     package var spkiBytes: ArraySlice<UInt8> { certificate.publicKeyInfo.derBytes }
+    /// Whether basicConstraints asserts cA.
     package var isCA: Bool { basicConstraints?.isCertificateAuthority ?? false }
 
     /// Whether issuer and subject match and the key signed itself (checked lazily).

@@ -5,19 +5,30 @@ import OSecX509
 
 /// An X.509 CRL (RFC 5280 §5), parsed from DER and kept with its signed bytes.
 package struct CertificateRevocationList: Sendable {
+    /// The DER encoding.
     package let derBytes: [UInt8]
+    /// The signed TBSCertList bytes.
     package let tbsBytes: ArraySlice<UInt8>
+    /// The version number (0 for v1, 1 for v2).
     package let version: Int
+    /// The algorithm named inside the TBSCertList.
     package let tbsSignatureAlgorithm: SignatureAlgorithm
+    /// The outer signature algorithm.
     package let signatureAlgorithm: SignatureAlgorithm
+    /// The signature bits.
     package let signature: ArraySlice<UInt8>
+    /// The CRL issuer.
     package let issuer: DistinguishedName
+    /// When the CRL was issued.
     package let thisUpdate: X509Time
+    /// When the next CRL is due, if stated.
     package let nextUpdate: X509Time?
     /// Revoked serial numbers (INTEGER content octets as encoded).
     package let revokedSerials: Set<ArraySlice<UInt8>>
     /// Critical CRL or entry extensions we do not process (such a CRL cannot be relied upon).
     package let unhandledCriticalExtensions: [String]
+    /// Whether the CRL carries an issuingDistributionPoint (partitioned CRLs; not processed, so such a CRL is
+    /// unusable).
     package let hasIssuingDistributionPoint: Bool
 
     static let crlNumber: ASN1ObjectIdentifier = [2, 5, 29, 20]
@@ -26,6 +37,7 @@ package struct CertificateRevocationList: Sendable {
     static let reasonCode: ASN1ObjectIdentifier = [2, 5, 29, 21]
     static let invalidityDate: ASN1ObjectIdentifier = [2, 5, 29, 24]
 
+    /// Parses a DER CRL (RFC 5280 §5).
     package init(derEncoded bytes: [UInt8]) throws {
         derBytes = bytes
         let root = try DER.parse(bytes)

@@ -10,31 +10,46 @@ import Synchronization
 package struct TrustEvaluation: Sendable {
     /// Leaf first; ends at the anchor when ``isAnchored``.
     package var chain: [Certificate]
+    /// Whether ``chain`` ends at a trust anchor.
     package var isAnchored: Bool
+    /// Every failed check on ``chain`` (empty when trusted).
     package var failures: [TrustFailure]
     /// Whether revocation was checked for every non-anchor certificate of the chain.
     package var revocationChecked: Bool
-    /// Path-building steps used (diagnostics).
-    package var steps: Int
+    /// The work the evaluation did (diagnostics and tests; see ``TrustLimits``).
+    package var budget: TrustBudget
 
+    /// Path-building steps used (diagnostics).
+    package var steps: Int { budget.pathBuildingSteps }
+
+    /// Whether the evaluation found a path that passes every check.
     package var isTrusted: Bool { failures.isEmpty }
 }
 
 /// Builds candidate paths from a leaf to the anchors (depth-first, best candidates first, with backtracking)
-/// and runs ``PathValidator`` on each complete one.
+/// and runs ``PathValidator`` on them.
 ///
 /// Candidate issuers are found by normalized name among the anchors and the supplied intermediates. They are
 /// ranked: anchors before intermediates, then AKI keyIdentifier = SKI, then no key identifiers to compare, then
 /// mismatching ones; ties prefer certificates valid at the verify time. A certificate whose subject and key already
-/// appear on the path is skipped (loop detection). Depth, signature checks and steps are bounded by ``TrustLimits``.
+/// appear on the path is skipped (loop detection).
+///
+/// One ``TrustBudget`` bounds the whole search. A path that reaches an anchor gets every check; a dead end (a path that
+/// cannot be extended to an anchor) gets only the per-certificate checks, which are linear in its size, and counts
+/// against the candidate-path limit like an anchored path. The whole-path checks (name constraints, policies,
+/// revocation) run only on paths that reach an anchor.
 package struct ChainBuilder {
+    /// The anchor stores searched, in order.
     package let anchors: [AnchorStore]
+    /// The untrusted certificates offered for path building.
     package let intermediates: [CertificateInfo]
+    /// The policy and inputs of the evaluation.
     package let options: ValidationOptions
     /// Treat every anchor as a system anchor (Apple's lifetime limits differ); paths ending at an anchor of
     /// ``AnchorStore/system`` are treated so anyway.
     package let usesSystemAnchors: Bool
 
+    /// A builder over anchors and intermediates (decoded through the shared cache) with these options.
     package init(
         anchors: [AnchorStore], intermediates: [Certificate], options: ValidationOptions,
         usesSystemAnchors: Bool = false
@@ -57,11 +72,11 @@ package struct ChainBuilder {
 
     private struct Search {
         var intermediatesBySubject: [ByteKey: [Int]] = [:]
-        var steps = 0
-        var signatureChecks = 0
-        var candidateChains = 0
-        var best: TrustEvaluation?
-        var exhausted = false
+        var budget = TrustBudget()
+        /// The best path that reached an anchor but failed a check.
+        var bestAnchored: TrustEvaluation?
+        /// The best dead end (per-certificate checks only, and why it cannot be extended).
+        var bestDeadEnd: TrustEvaluation?
     }
 
     /// Evaluates `leaf`.
@@ -75,21 +90,25 @@ package struct ChainBuilder {
     }
 
     private func search(_ leafInfo: CertificateInfo) -> TrustEvaluation {
-        let leaf = leafInfo.certificate
         var search = Search()
         search.intermediatesBySubject = indexIntermediates()
         var path = [leafInfo]
         if let found = extend(&path, &search) { return found }
-        var result =
-            search.best
-            ?? TrustEvaluation(
-                chain: [leaf], isAnchored: false,
+        var result: TrustEvaluation
+        if let anchored = search.bestAnchored {
+            result = anchored
+        } else if let deadEnd = search.bestDeadEnd {
+            // A path that cannot reach an anchor is reported with its per-certificate checks only: the whole-path
+            // checks (name constraints, policies, revocation) cannot make it trusted and would only cost work.
+            result = deadEnd
+        } else {
+            result = TrustEvaluation(
+                chain: [leafInfo.certificate], isAnchored: false,
                 failures: [TrustFailure(0, .anchorTrusted, "no path to a trusted anchor")], revocationChecked: false,
-                steps: search.steps)
-        result.steps = search.steps
-        if search.exhausted && result.isAnchored == false {
-            result.failures.append(TrustFailure(0, .missingIntermediate, "path-building budget exhausted"))
+                budget: search.budget)
         }
+        result.budget = search.budget
+        if let exhausted = search.budget.failure { result.failures.append(exhausted) }
         return result
     }
 
@@ -104,26 +123,25 @@ package struct ChainBuilder {
 
     /// Extends `path` (whose last element is not an anchor); returns a trusted evaluation when one is found.
     private func extend(_ path: inout [CertificateInfo], _ search: inout Search) -> TrustEvaluation? {
-        search.steps += 1
-        if search.steps > TrustLimits.maximumPathBuildingSteps {
-            search.exhausted = true
-            return nil
-        }
+        guard search.budget.consume(.pathBuildingSteps) else { return nil }
         let current = path[path.count - 1]
 
         // The current certificate is itself an anchor (same name and key): the path ends here.
         if let anchorInfo = anchor(for: current) {
             var complete = path
             complete[complete.count - 1] = path.count == 1 ? current : anchorInfo
-            return finish(complete, anchored: true, &search)
+            return finishAnchored(complete, &search)
         }
 
         let candidates = issuerCandidates(of: current, search.intermediatesBySubject)
         var sawBadSignature = false
         var extended = false
+        var depthLimited = false
         let intermediateCount = path.count - 1
         for (candidate, isAnchor) in candidates {
-            if search.exhausted || search.candidateChains >= TrustLimits.maximumCandidateChains { break }
+            if search.budget.isExhausted { return nil }
+            // Every candidate issuer considered is a path-building step.
+            guard search.budget.consume(.pathBuildingSteps) else { return nil }
             // Loop detection: same subject and key already on the path.
             if path.contains(where: {
                 $0 === candidate
@@ -131,14 +149,12 @@ package struct ChainBuilder {
             }) {
                 continue
             }
-            if !isAnchor && intermediateCount >= maximumIntermediates { continue }
-            if current.cachedVerdict(candidate) == nil {
-                search.signatureChecks += 1
-                if search.signatureChecks > TrustLimits.maximumSignatureChecks {
-                    search.exhausted = true
-                    break
-                }
+            if !isAnchor && intermediateCount >= maximumIntermediates {
+                depthLimited = true
+                continue
             }
+            // Every signature check counts, a remembered verdict too: the budget bounds the search, not OpenSSL.
+            guard search.budget.consume(.signatureChecks) else { return nil }
             guard current.isSigned(by: candidate) else {
                 sawBadSignature = true
                 continue
@@ -147,27 +163,32 @@ package struct ChainBuilder {
             path.append(candidate)
             defer { path.removeLast() }
             if isAnchor {
-                if let found = finish(path, anchored: true, &search) { return found }
+                if let found = finishAnchored(path, &search) { return found }
             } else if let found = extend(&path, &search) {
                 return found
             }
         }
-        if !extended {
-            // A dead end: report the partial path.
+        if !extended && !search.budget.isExhausted {
             let last = path.count - 1
             let failure: TrustFailure
             if sawBadSignature {
                 failure = TrustFailure(last, .signature, "signature does not verify under any candidate issuer's key")
-            } else if current.isSelfIssued && current.isSelfSigned {
+            } else if current.isSelfIssued && isSelfSigned(current, &search.budget) {
                 failure = TrustFailure(last, .anchorTrusted, "root certificate is not trusted")
-            } else if !candidates.isEmpty && intermediateCount >= maximumIntermediates {
+            } else if depthLimited {
                 failure = TrustFailure(last, .callerConstraint, "chain would exceed the maximum depth")
             } else {
                 failure = TrustFailure(last, .missingIntermediate, "issuer not found")
             }
-            _ = finish(path, anchored: false, &search, extra: [failure])
+            recordDeadEnd(path, failure, &search)
         }
         return nil
+    }
+
+    /// Whether `info` verifies under its own key, drawing on the signature budget.
+    private func isSelfSigned(_ info: CertificateInfo, _ budget: inout TrustBudget) -> Bool {
+        guard budget.consume(.signatureChecks) else { return false }
+        return info.isSelfSigned
     }
 
     /// Candidate issuers of `info`, best first (anchors flagged).
@@ -207,30 +228,42 @@ package struct ChainBuilder {
         return score
     }
 
-    /// Validates a path and records it; returns it when trusted.
-    private func finish(
-        _ path: [CertificateInfo], anchored: Bool, _ search: inout Search,
-        extra: [TrustFailure] = []
-    ) -> TrustEvaluation? {
-        if anchored { search.candidateChains += 1 }
+    private func validator(for path: [CertificateInfo], anchored: Bool) -> PathValidator {
         // Apple's lifetime limits depend on whether the path ends at a system anchor.
         let systemAnchor =
             anchored && anchors.contains { $0.isSystem && $0.anchor(matching: path[path.count - 1]) != nil }
-        let validator = PathValidator(
-            path: path, anchored: anchored, options: options,
-            usesSystemAnchors: usesSystemAnchors || systemAnchor)
-        var (failures, revocationChecked) = validator.validate()
-        failures.append(contentsOf: extra)
+        return PathValidator(
+            path: path, anchored: anchored, options: options, usesSystemAnchors: usesSystemAnchors || systemAnchor)
+    }
+
+    /// Validates a path ending at an anchor with every check; returns it when trusted, else remembers the best.
+    private func finishAnchored(_ path: [CertificateInfo], _ search: inout Search) -> TrustEvaluation? {
+        guard search.budget.consume(.candidatePaths) else { return nil }
+        let validator = validator(for: path, anchored: true)
+        var failures = validator.validateCertificates(&search.budget)
+        let (pathFailures, revocationChecked) = validator.validatePath(&search.budget)
+        failures.append(contentsOf: pathFailures)
         let evaluation = TrustEvaluation(
-            chain: path.map(\.certificate), isAnchored: anchored, failures: failures,
-            revocationChecked: revocationChecked, steps: search.steps)
-        if failures.isEmpty && anchored { return evaluation }
-        if let best = search.best {
-            if ChainBuilder.isBetter(evaluation, than: best) { search.best = evaluation }
-        } else {
-            search.best = evaluation
+            chain: path.map(\.certificate), isAnchored: true, failures: failures,
+            revocationChecked: revocationChecked, budget: search.budget)
+        if failures.isEmpty && !search.budget.isExhausted { return evaluation }
+        if search.bestAnchored.map({ ChainBuilder.isBetter(evaluation, than: $0) }) ?? true {
+            search.bestAnchored = evaluation
         }
         return nil
+    }
+
+    /// Remembers a dead end (per-certificate checks only) when it is the best one so far.
+    private func recordDeadEnd(_ path: [CertificateInfo], _ failure: TrustFailure, _ search: inout Search) {
+        guard search.budget.consume(.candidatePaths) else { return }
+        var failures = validator(for: path, anchored: false).validateCertificates(&search.budget)
+        failures.append(failure)
+        let evaluation = TrustEvaluation(
+            chain: path.map(\.certificate), isAnchored: false, failures: failures, revocationChecked: false,
+            budget: search.budget)
+        if search.bestDeadEnd.map({ ChainBuilder.isBetter(evaluation, than: $0) }) ?? true {
+            search.bestDeadEnd = evaluation
+        }
     }
 
     /// Anchored beats unanchored; then no fatal beats fatal; then the least important decisive failure; then fewer
@@ -254,6 +287,7 @@ package enum EvaluationMemo {
     /// Entries kept before the memo is emptied.
     package static let capacity = 1024
 
+    /// What a remembered outcome depends on: the certificates by identity, system anchors, and the policy.
     package struct Key: Hashable {
         let members: [CertificateInfo]
         let includesSystemAnchors: Bool
@@ -274,11 +308,13 @@ package enum EvaluationMemo {
                 options, usesSystemAnchors: builder.usesSystemAnchors, intermediates: builder.intermediates.count)
         }
 
+        /// The same certificate objects, anchors and policy.
         package static func == (lhs: Key, rhs: Key) -> Bool {
             lhs.includesSystemAnchors == rhs.includesSystemAnchors && lhs.policy == rhs.policy
                 && lhs.members.count == rhs.members.count && zip(lhs.members, rhs.members).allSatisfy { $0 === $1 }
         }
 
+        /// Hashes the certificate identities and the policy.
         package func hash(into hasher: inout Hasher) {
             for member in members { hasher.combine(ObjectIdentifier(member)) }
             hasher.combine(includesSystemAnchors)
@@ -300,7 +336,7 @@ package enum EvaluationMemo {
             purpose = options.purpose
             flags = [
                 options.sslRules, options.rejectAnyExtendedKeyUsage, options.requireServerAuthEKU, options.cabfProfile,
-                usesSystemAnchors,
+                options.nameConstraintsMayBeNonCritical, usesSystemAnchors,
             ]
             numbers = [
                 options.minimumRSABits, options.maximumIntermediates ?? -1,

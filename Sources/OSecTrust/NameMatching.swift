@@ -108,37 +108,80 @@ package enum NameConstraintMatcher {
         case invalid
     }
 
-    /// A DNS name against a dNSName constraint. `""` matches everything; `.example.com` matches proper
-    /// subdomains; `example.com` matches itself and its subdomains. A wildcard name `*.x` is treated as the set of
-    /// names it can stand for: inside a permitted subtree iff every expansion is (`forExclusion == false`), inside an
-    /// excluded subtree if any expansion could be (`forExclusion == true`).
+    /// A DNS name against a dNSName constraint (RFC 5280 §4.2.1.10): `""` matches every name; `example.com` matches
+    /// itself and every name made by adding labels on the left. A constraint that is not in the preferred name syntax
+    /// (a leading period, a wildcard, an empty label) and a name that is not a DNS name are `.invalid`. A wildcard
+    /// name `*.x` is treated as the set of names it can stand for: inside a permitted subtree iff every expansion is
+    /// (`forExclusion == false`), inside an excluded subtree if any expansion could be (`forExclusion == true`).
     package static func dns(_ rawName: String, _ rawConstraint: String, forExclusion: Bool) -> Verdict {
-        var constraint = rawConstraint.lowercased()
-        if constraint.isEmpty { return .match }
-        var subdomainsOnly = false
-        if constraint.hasPrefix(".") {
-            subdomainsOnly = true
-            constraint.removeFirst()
+        dns(DNSName(rawName), DNSConstraint(rawConstraint), forExclusion: forExclusion)
+    }
+
+    /// A DNS name prepared once for many comparisons: lower-cased bytes without a trailing dot, or nil when the name
+    /// is not in the preferred name syntax (a left-most `*` label allowed).
+    package struct DNSName: Sendable {
+        let bytes: [UInt8]?
+        /// The name is `*.` + base.
+        let isWildcard: Bool
+
+        /// Prepares `name` (a SAN dNSName).
+        package init(_ name: String) {
+            guard NameSyntax.isPreferredDNSName(name, allowWildcard: true),
+                let normalized = HostnameMatcher.normalize(name, allowWildcard: true)
+            else {
+                bytes = nil
+                isWildcard = false
+                return
+            }
+            bytes = normalized
+            isWildcard = normalized.count > 2 && normalized[0] == star && normalized[1] == dot
         }
-        guard HostnameMatcher.normalize(constraint, allowWildcard: false) != nil else { return .invalid }
-        guard let nameBytes = HostnameMatcher.normalize(rawName, allowWildcard: true) else { return .invalid }
-        let name = String(decoding: nameBytes, as: UTF8.self)
-        if name.hasPrefix("*.") {
-            let base = String(name.dropFirst(2))
+    }
+
+    /// A dNSName constraint prepared once: lower-cased bytes (empty: every name), or nil when malformed.
+    package struct DNSConstraint: Sendable {
+        let bytes: [UInt8]?
+
+        /// Prepares `constraint` (a dNSName subtree base).
+        package init(_ constraint: String) {
+            if constraint.isEmpty {
+                bytes = []
+            } else if NameSyntax.isValidDNSConstraint(constraint) {
+                bytes = HostnameMatcher.normalize(constraint, allowWildcard: false)
+            } else {
+                bytes = nil
+            }
+        }
+    }
+
+    /// A prepared DNS name against a prepared dNSName constraint (the rules of the string form above).
+    package static func dns(_ name: DNSName, _ constraint: DNSConstraint, forExclusion: Bool) -> Verdict {
+        guard let c = constraint.bytes else { return .invalid }
+        if c.isEmpty { return .match }
+        guard let n = name.bytes else { return .invalid }
+        if name.isWildcard {
+            let base = n[2...]
             // Expansions are exactly one label above `base`.
-            if base == constraint || base.hasSuffix("." + constraint) { return .match }
-            if forExclusion {
-                // The wildcard could expand to the constraint itself (or, with a subdomain-only constraint, to
-                // something below it).
-                if let dot = constraint.firstIndex(of: "."), constraint[constraint.index(after: dot)...] == base {
-                    return .match
-                }
+            if isSameOrBelow(base, c) { return .match }
+            // The wildcard could expand to the constraint itself.
+            if forExclusion, let dotIndex = c.firstIndex(of: dot), c[(dotIndex + 1)...].elementsEqual(base) {
+                return .match
             }
             return .noMatch
         }
-        if name == constraint { return subdomainsOnly ? .noMatch : .match }
-        return name.hasSuffix("." + constraint) ? .match : .noMatch
+        return isSameOrBelow(n[...], c) ? .match : .noMatch
     }
+
+    /// Whether `name` equals `domain` or ends with `.` + `domain` (lower-cased bytes).
+    static func isSameOrBelow(_ name: ArraySlice<UInt8>, _ domain: [UInt8]) -> Bool {
+        if name.count == domain.count { return name.elementsEqual(domain) }
+        guard name.count > domain.count else { return false }
+        let start = name.endIndex - domain.count
+        return name[start - 1] == dot && name[start...].elementsEqual(domain)
+    }
+
+    private static let dot = UInt8(ascii: ".")
+    private static let star = UInt8(ascii: "*")
 
     /// An IP address against an iPAddress constraint (address followed by mask, 8 or 32 octets).
     package static func ip(_ address: ArraySlice<UInt8>, _ constraint: ArraySlice<UInt8>) -> Verdict {
@@ -163,17 +206,74 @@ package enum NameConstraintMatcher {
         return .match
     }
 
-    /// An email address against an rfc822Name constraint: a mailbox, a host, or `.domain` (subdomains).
+    /// An email address against an rfc822Name constraint (RFC 5280 §4.2.1.10): a mailbox (that mailbox only), a host
+    /// (every mailbox at that host), or `.domain` (every mailbox at a host in the domain). A name that is not a mailbox
+    /// or a constraint of none of these forms is `.invalid`.
     package static func email(_ address: String, _ constraint: String) -> Verdict {
-        guard let at = address.lastIndex(of: "@") else { return .invalid }
-        let domain = address[address.index(after: at)...].lowercased()
-        if constraint.contains("@") {
-            return HostnameMatcher.emailEqual(address, constraint) ? .match : .noMatch
+        email(Mailbox(address), MailboxConstraint(constraint))
+    }
+
+    /// A mailbox prepared once: its local part and lower-cased domain, or nil when not a mailbox.
+    package struct Mailbox: Sendable {
+        let parts: (local: ArraySlice<UInt8>, domain: [UInt8])?
+
+        /// Prepares `address` (a SAN rfc822Name or a subject emailAddress).
+        package init(_ address: String) {
+            let bytes = Array(address.utf8)
+            guard NameSyntax.isMailbox(address), let at = NameSyntax.mailboxSeparator(bytes) else {
+                parts = nil
+                return
+            }
+            parts = (bytes[..<at], lowercased(bytes[(at + 1)...]))
         }
-        let c = constraint.lowercased()
-        if c.isEmpty { return .match }
-        if c.hasPrefix(".") { return domain.hasSuffix(c) ? .match : .noMatch }
-        return domain == c ? .match : .noMatch
+    }
+
+    /// An rfc822Name constraint prepared once.
+    package enum MailboxConstraint: Sendable {
+        case invalid
+        case everything
+        /// One mailbox: the local part exactly, the domain in any letter case.
+        case mailbox(local: ArraySlice<UInt8>, domain: [UInt8])
+        /// Every mailbox at this host.
+        case host([UInt8])
+        /// Every mailbox at a host below this domain (the bytes after the leading period).
+        case domain([UInt8])
+
+        /// Prepares `constraint` (an rfc822Name subtree base).
+        package init(_ constraint: String) {
+            guard NameSyntax.isValidMailboxConstraint(constraint) else {
+                self = .invalid
+                return
+            }
+            let bytes = Array(constraint.utf8)
+            if bytes.isEmpty {
+                self = .everything
+            } else if let at = NameSyntax.mailboxSeparator(bytes), bytes.contains(UInt8(ascii: "@")) {
+                self = .mailbox(local: bytes[..<at], domain: lowercased(bytes[(at + 1)...]))
+            } else if bytes.first == UInt8(ascii: ".") {
+                self = .domain(lowercased(bytes.dropFirst()))
+            } else {
+                self = .host(lowercased(bytes[...]))
+            }
+        }
+    }
+
+    /// A prepared mailbox against a prepared rfc822Name constraint.
+    package static func email(_ name: Mailbox, _ constraint: MailboxConstraint) -> Verdict {
+        guard let (local, domain) = name.parts else { return .invalid }
+        switch constraint {
+        case .invalid: return .invalid
+        case .everything: return .match
+        case .mailbox(let l, let d): return local.elementsEqual(l) && domain == d ? .match : .noMatch
+        case .host(let host): return domain == host ? .match : .noMatch
+        case .domain(let suffix):
+            return domain.count > suffix.count && isSameOrBelow(domain[...], suffix) ? .match : .noMatch
+        }
+    }
+
+    /// ASCII lower-casing of bytes.
+    static func lowercased(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
     }
 
     /// A directory name against a directoryName constraint: the constraint's RDNs are a prefix of the name's.
@@ -187,18 +287,54 @@ package enum NameConstraintMatcher {
         return .match
     }
 
-    /// A URI's host against a URI constraint (host, or `.domain` for subdomains).
+    /// A URI's host against a uniformResourceIdentifier constraint (RFC 5280 §4.2.1.10): a host (that host only) or
+    /// `.domain` (every host in the domain). A URI without a DNS host (no authority, or an IP literal) cannot be
+    /// checked and is `.invalid`, as is a malformed constraint.
     package static func uri(_ uri: String, _ constraint: String) -> Verdict {
-        guard let schemeEnd = uri.range(of: "://") else { return .invalid }
-        var rest = uri[schemeEnd.upperBound...]
-        if let slash = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) { rest = rest[..<slash] }
-        if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
-        if rest.hasPrefix("[") { return .invalid }
-        if let colon = rest.lastIndex(of: ":") { rest = rest[..<colon] }
-        let host = rest.lowercased()
-        guard !host.isEmpty else { return .invalid }
-        let c = constraint.lowercased()
-        if c.hasPrefix(".") { return host.hasSuffix(c) ? .match : .noMatch }
-        return host == c ? .match : .noMatch
+        self.uri(URIHost(uri), URIConstraint(constraint))
+    }
+
+    /// The lower-cased host of a URI, or nil when it has none we can compare.
+    package struct URIHost: Sendable {
+        let bytes: [UInt8]?
+
+        /// Prepares the host of `uri` (a SAN uniformResourceIdentifier).
+        package init(_ uri: String) {
+            if let host = NameSyntax.uriHost(uri), !host.isEmpty { bytes = Array(host.utf8) } else { bytes = nil }
+        }
+    }
+
+    /// A uniformResourceIdentifier constraint prepared once.
+    package enum URIConstraint: Sendable {
+        case invalid
+        case everything
+        case host([UInt8])
+        /// Hosts below this domain (the bytes after the leading period).
+        case domain([UInt8])
+
+        /// Prepares `constraint` (a uniformResourceIdentifier subtree base).
+        package init(_ constraint: String) {
+            let bytes = Array(constraint.utf8)
+            if bytes.isEmpty {
+                self = .everything
+            } else if !NameSyntax.isValidDomainConstraint(constraint) {
+                self = .invalid
+            } else if bytes.first == UInt8(ascii: ".") {
+                self = .domain(lowercased(bytes.dropFirst()))
+            } else {
+                self = .host(lowercased(bytes[...]))
+            }
+        }
+    }
+
+    /// A prepared URI host against a prepared uniformResourceIdentifier constraint.
+    package static func uri(_ host: URIHost, _ constraint: URIConstraint) -> Verdict {
+        guard let h = host.bytes else { return .invalid }
+        switch constraint {
+        case .invalid: return .invalid
+        case .everything: return .match
+        case .host(let c): return h == c ? .match : .noMatch
+        case .domain(let suffix): return h.count > suffix.count && isSameOrBelow(h[...], suffix) ? .match : .noMatch
+        }
     }
 }

@@ -7,19 +7,31 @@ import OSecX509
 package struct OCSPResponse: Sendable {
     /// One `SingleResponse`.
     package struct Single: Sendable {
+        /// The CertID hash algorithm (nil when not one we support).
         package let hashAlgorithm: DigestAlgorithm?
+        /// Hash of the issuer's DER name.
         package let issuerNameHash: ArraySlice<UInt8>
+        /// Hash of the issuer's public key BIT STRING contents.
         package let issuerKeyHash: ArraySlice<UInt8>
+        /// The serial number the response is about.
         package let serialNumber: ArraySlice<UInt8>
+        /// The certStatus: good, revoked or unknown (RFC 6960 §4.2.1).
         package enum Status: Sendable { case good, revoked, unknown }
+        /// The certificate's status.
         package let status: Status
+        /// thisUpdate, seconds since 1970.
         package let thisUpdate: Int64
+        /// nextUpdate, seconds since 1970, if present.
         package let nextUpdate: Int64?
     }
 
+    /// The signed ResponseData bytes.
     package let tbsBytes: ArraySlice<UInt8>
+    /// The response's signature algorithm.
     package let signatureAlgorithm: SignatureAlgorithm
+    /// The signature bits.
     package let signature: ArraySlice<UInt8>
+    /// The SingleResponses.
     package let responses: [Single]
     /// Certificates included to help verify the signature (a delegated responder).
     package let certificates: [Certificate]
@@ -29,6 +41,7 @@ package struct OCSPResponse: Sendable {
     static let basicType: ASN1ObjectIdentifier = [1, 3, 6, 1, 5, 5, 7, 48, 1, 1]
     static let nonce: ASN1ObjectIdentifier = [1, 3, 6, 1, 5, 5, 7, 48, 1, 2]
 
+    /// Parses a DER OCSPResponse of the basic type (RFC 6960 §4.2.1); other types and unsuccessful statuses throw.
     package init(derEncoded bytes: [UInt8]) throws {
         let root = try DER.parse(bytes)
         guard var outer = root.children?.makeIterator(), let status = outer.next(), status.identifier == .enumerated,

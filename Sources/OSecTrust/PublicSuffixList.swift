@@ -10,6 +10,7 @@ package struct PublicSuffixList: Sendable {
     private let wildcards: Set<String>
     private let exceptions: Set<String>
 
+    /// Where distributions install the Public Suffix List (Debian/Ubuntu package `publicsuffix`; the older file name).
     package static let paths = [
         "/usr/share/publicsuffix/public_suffix_list.dat", "/usr/share/publicsuffix/effective_tld_names.dat",
     ]
@@ -22,6 +23,7 @@ package struct PublicSuffixList: Sendable {
         "azurewebsites.net", "netlify.app", "vercel.app", "pages.dev", "workers.dev",
     ]
 
+    /// The list of the first readable file of ``paths``, else the built-in fallback; loaded once.
     package static let shared: PublicSuffixList = {
         for path in paths {
             if let data = FileManager.default.contents(atPath: path) {
@@ -31,6 +33,7 @@ package struct PublicSuffixList: Sendable {
         return PublicSuffixList(text: builtIn.joined(separator: "\n"))
     }()
 
+    /// Parses the list's text format (one rule a line, `//` comments, `*.` and `!` rules).
     package init(text: String) {
         var rules = Set<String>()
         var wildcards = Set<String>()

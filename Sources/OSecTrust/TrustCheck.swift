@@ -42,6 +42,9 @@ package enum TrustCheck: String, Sendable, CaseIterable, Hashable {
     case malformed = "Malformed"
     /// Not an Apple check name: a caller-imposed constraint (allowed signature algorithms, maximum depth).
     case callerConstraint = "CallerConstraint"
+    /// Not an Apple check name: the evaluation ran out of its work budget (``TrustLimits``) before finding a trusted
+    /// path; fatal, since more tries of the same input cannot succeed.
+    case workBudget = "WorkBudget"
     // Revoked
     case revocation = "Revocation"
     // Pinning
@@ -60,9 +63,11 @@ package enum TrustCheck: String, Sendable, CaseIterable, Hashable {
         case usage
         case name
         case expired
+        /// More important first (Blocked is the smallest).
         package static func < (lhs: Category, rhs: Category) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
+    /// The category that ranks this check among others (Apple's `SecPolicyChecks.list`).
     package var category: Category {
         switch self {
         case .temporalValidity: return .expired
@@ -73,7 +78,8 @@ package enum TrustCheck: String, Sendable, CaseIterable, Hashable {
         case .signatureHashAlgorithms, .weakSignature: return .weakHash
         case .revocation: return .revoked
         case .revocationResponseRequired: return .pinning
-        case .signature, .malformed, .callerConstraint, .validityPeriodMaximums, .basicConstraints, .basicConstraintsCA,
+        case .signature, .malformed, .callerConstraint, .workBudget, .validityPeriodMaximums, .basicConstraints,
+            .basicConstraintsCA,
             .basicConstraintsPathLen, .criticalExtensions, .idLinkage, .nonEmptySubject, .notCA, .duplicateExtension,
             .unparseableExtension, .nameConstraints, .policyConstraints:
             return .compliance
@@ -83,7 +89,8 @@ package enum TrustCheck: String, Sendable, CaseIterable, Hashable {
     /// Whether Apple classifies a failure of this check as fatal (`kSecTrustResultFatalTrustFailure`).
     package var isFatal: Bool {
         switch self {
-        case .weakKeySize, .weakSignature, .revocation, .nameConstraints, .policyConstraints, .signature, .malformed:
+        case .weakKeySize, .weakSignature, .revocation, .nameConstraints, .policyConstraints, .signature, .malformed,
+            .workBudget:
             return true
         default:
             return false
@@ -117,6 +124,7 @@ package enum TrustCheck: String, Sendable, CaseIterable, Hashable {
         case .signature: return -67688  // errSecInvalidSignature
         case .malformed: return -26275  // errSecDecode
         case .callerConstraint: return -67843  // errSecNotTrusted
+        case .workBudget: return -67843  // errSecNotTrusted
         case .revocation: return -67820  // errSecCertificateRevoked
         case .revocationResponseRequired: return -67635  // errSecIncompleteCertRevocationCheck
         }
@@ -152,6 +160,7 @@ package enum TrustCheck: String, Sendable, CaseIterable, Hashable {
         case .signature: return "Certificate signature is invalid"
         case .malformed: return "Certificate is malformed"
         case .callerConstraint: return "Certificate does not meet the caller's constraints"
+        case .workBudget: return "Path building exceeded its work budget"
         case .revocation: return "Certificate has been revoked"
         case .revocationResponseRequired: return "Revocation status could not be determined"
         }
@@ -162,16 +171,19 @@ package enum TrustCheck: String, Sendable, CaseIterable, Hashable {
 package struct TrustFailure: Sendable, Hashable, CustomStringConvertible {
     /// Index in the chain (0 = leaf).
     package let index: Int
+    /// The failed check.
     package let check: TrustCheck
     /// A precise reason (what exactly failed), for messages and diagnostics.
     package let reason: String
 
+    /// A failure of `check` on certificate `index` of the chain, with a precise reason.
     package init(_ index: Int, _ check: TrustCheck, _ reason: String) {
         self.index = index
         self.check = check
         self.reason = reason
     }
 
+    /// `cert N: Check: reason`.
     package var description: String { "cert \(index): \(check.rawValue): \(reason)" }
 }
 

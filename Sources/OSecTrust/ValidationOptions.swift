@@ -25,6 +25,7 @@ package enum PeerName: Sendable, Hashable, CustomStringConvertible {
         return .dns(text)
     }
 
+    /// The name as text (an address in its canonical form).
     package var description: String {
         switch self {
         case .dns(let name): return name
@@ -51,6 +52,7 @@ package struct RevocationMode: Sendable, Hashable {
     /// Fail when no CRL or OCSP response covers a certificate (`kSecRevocationRequirePositiveResponse`).
     package var requirePositiveResponse: Bool
 
+    /// Revocation checking as `SecPolicyCreateRevocation` flags ask.
     package init(enabled: Bool = false, requirePositiveResponse: Bool = false) {
         self.enabled = enabled
         self.requirePositiveResponse = requirePositiveResponse
@@ -88,6 +90,7 @@ package struct ValidationOptions: Sendable {
     package var ocspResponses: [[UInt8]] = [] {
         didSet { parsedOCSPResponses = ocspResponses.compactMap { try? OCSPResponse(derEncoded: $0) } }
     }
+    /// The responses of ``ocspResponses`` that parse.
     package private(set) var parsedOCSPResponses: [OCSPResponse] = []
     /// Reject `anyExtendedKeyUsage` in place of the required purpose, and any extendedKeyUsage on a trust anchor
     /// (webpki / CA/B Forum; Apple accepts both).
@@ -99,20 +102,12 @@ package struct ValidationOptions: Sendable {
     /// critical only with an empty subject, AKI without issuer/serial and matching SKI on self-signed certificates,
     /// RSA moduli a multiple of 8 bits.
     package var cabfProfile: Bool = false
+    /// Accept a nameConstraints extension that is not marked critical. RFC 5280 §4.2.1.10 says it MUST be critical;
+    /// the CA/Browser Forum's BR 7.1.2.10.8 allows non-critical "if compatibility with certain legacy applications that
+    /// do not support Name Constraints is necessary". On for the SSL server policy alone; a Basic X.509 policy in the
+    /// same evaluation keeps RFC 5280's rule (every policy must be satisfied).
+    package var nameConstraintsMayBeNonCritical: Bool = false
 
+    /// Options for an evaluation at `time` (seconds since 1970-01-01 UTC), with no purpose, name or caller constraint.
     package init(time: Int64) { self.time = time }
-}
-
-/// The named bounds on path building (webpki-style budgets).
-package enum TrustLimits {
-    /// Most intermediates between leaf and anchor (webpki `MAX_SUB_CA_COUNT` is 6; Apple allows more).
-    package static let maximumIntermediates = 8
-    /// Signature verifications per evaluation (cached results are free).
-    package static let maximumSignatureChecks = 200
-    /// Path-building steps (candidate issuers considered) per evaluation.
-    package static let maximumPathBuildingSteps = 200_000
-    /// Name-constraint comparisons per chain.
-    package static let maximumNameConstraintComparisons = 250_000
-    /// Complete candidate chains run through policy checks per evaluation.
-    package static let maximumCandidateChains = 64
 }

@@ -7,6 +7,7 @@ package struct AlgorithmIdentifier: Hashable, Sendable {
     /// The encoded parameters node (tag, length, content), or `nil` when absent.
     package let parameters: ArraySlice<UInt8>?
 
+    /// An identifier with `oid` and the encoded `parameters` node (nil: absent).
     package init(oid: ASN1ObjectIdentifier, parameters: ArraySlice<UInt8>? = nil) {
         self.oid = oid
         self.parameters = parameters
@@ -22,6 +23,7 @@ package struct AlgorithmIdentifier: Hashable, Sendable {
 }
 
 extension AlgorithmIdentifier: DERParseable, DERSerializable {
+    /// Decodes `AlgorithmIdentifier ::= SEQUENCE { algorithm OID, parameters ANY OPTIONAL }`.
     package init(derEncoded node: ASN1Node) throws {
         var reader = try NodeReader(node, .sequence, "AlgorithmIdentifier")
         oid = try NodeReader.oid(try reader.next("algorithm"))
@@ -29,6 +31,7 @@ extension AlgorithmIdentifier: DERParseable, DERSerializable {
         try reader.finish("AlgorithmIdentifier")
     }
 
+    /// Encodes the SEQUENCE, parameters as they were given.
     package func serialize(into coder: inout DER.Serializer) throws {
         try coder.appendConstructedNode(identifier: .sequence) { coder in
             try coder.serialize(oid)
@@ -38,5 +41,6 @@ extension AlgorithmIdentifier: DERParseable, DERSerializable {
 }
 
 extension AlgorithmIdentifier: CustomStringConvertible {
+    /// The dotted OID.
     package var description: String { oid.dotted }
 }

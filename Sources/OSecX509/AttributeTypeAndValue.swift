@@ -11,6 +11,7 @@ package struct AttributeTypeAndValue: Hashable, Sendable {
     /// The value's full encoding (tag, length, content).
     package let valueEncoding: ArraySlice<UInt8>
 
+    /// Decodes `SEQUENCE { type OID, value ANY }`, keeping the value's encoding and string tag.
     package init(derEncoded node: ASN1Node) throws {
         var reader = try NodeReader(node, .sequence, "AttributeTypeAndValue")
         type = try NodeReader.oid(try reader.next("attribute type"))
@@ -40,16 +41,19 @@ package struct AttributeTypeAndValue: Hashable, Sendable {
         self.valueContent = encoding.suffix(content.count)
     }
 
+    /// An attribute whose value is a UTF8String.
     package init(type: ASN1ObjectIdentifier, utf8String: String) {
         self.init(type: type, tag: .utf8String, content: Array(utf8String.utf8))
     }
 
+    /// An attribute whose value is a PrintableString; throws when `printableString` has characters outside its set.
     package init(type: ASN1ObjectIdentifier, printableString: String) throws {
         let content = Array(printableString.utf8)
         try AttributeTypeAndValue.validateString(tag: 19, content[...])
         self.init(type: type, tag: .printableString, content: content)
     }
 
+    /// An attribute whose value is an IA5String (7-bit ASCII); throws otherwise.
     package init(type: ASN1ObjectIdentifier, ia5String: String) throws {
         let content = Array(ia5String.utf8)
         try AttributeTypeAndValue.validateString(tag: 22, content[...])
@@ -190,6 +194,7 @@ package struct AttributeTypeAndValue: Hashable, Sendable {
 }
 
 extension AttributeTypeAndValue: CustomStringConvertible {
+    /// The RFC 4514 form (`CN=example`).
     package var description: String { rfc4514String }
 }
 

@@ -61,11 +61,17 @@ package struct Certificate: Sendable {
     package struct Version: Hashable, Sendable, Comparable, CustomStringConvertible {
         /// The encoded value: 0 = v1, 1 = v2, 2 = v3.
         package let rawValue: Int
+        /// A version by its encoded number (0 = v1).
         package init(rawValue: Int) { self.rawValue = rawValue }
+        /// X.509 v1 (no extensions, no unique identifiers).
         package static let v1 = Version(rawValue: 0)
+        /// X.509 v2 (unique identifiers, no extensions).
         package static let v2 = Version(rawValue: 1)
+        /// X.509 v3 (extensions).
         package static let v3 = Version(rawValue: 2)
+        /// Older versions first.
         package static func < (lhs: Version, rhs: Version) -> Bool { lhs.rawValue < rhs.rawValue }
+        /// `v1`, `v2` or `v3`.
         package var description: String { "v\(rawValue + 1)" }
     }
 
@@ -75,17 +81,25 @@ package struct Certificate: Sendable {
     package var derBytes: [UInt8] { storage.derBytes }
     /// The signed `TBSCertificate` bytes, exactly as received.
     package var tbsBytes: ArraySlice<UInt8> { storage.tbsBytes }
+    /// The version (v1 when the field is absent).
     package var version: Version { Version(rawValue: storage.versionNumber) }
     /// The serial number INTEGER content octets as encoded (leading 0x00 kept; may be negative).
     package var serialNumber: ArraySlice<UInt8> { storage.serialNumber }
     /// The signature algorithm inside the TBS (must equal ``signatureAlgorithm`` for a valid signature).
     package var tbsSignatureAlgorithm: SignatureAlgorithm { storage.tbsSignatureAlgorithm }
+    /// The issuer name, as encoded.
     package var issuer: DistinguishedName { storage.issuer }
+    /// The subject name, as encoded.
     package var subject: DistinguishedName { storage.subject }
+    /// The start of the validity period (inclusive).
     package var notBefore: X509Time { storage.notBefore }
+    /// The end of the validity period (inclusive).
     package var notAfter: X509Time { storage.notAfter }
+    /// The subject's public key.
     package var publicKeyInfo: SubjectPublicKeyInfo { storage.publicKeyInfo }
+    /// The issuerUniqueID BIT STRING payload, if present (v2 and v3 only).
     package var issuerUniqueID: ArraySlice<UInt8>? { storage.issuerUniqueID }
+    /// The subjectUniqueID BIT STRING payload, if present (v2 and v3 only).
     package var subjectUniqueID: ArraySlice<UInt8>? { storage.subjectUniqueID }
     /// The extensions, in encoding order (empty for v1/v2 certificates without any).
     package var extensions: Extensions { storage.extensions }
@@ -109,9 +123,11 @@ package struct Certificate: Sendable {
 }
 
 extension Certificate: Hashable {
+    /// Certificates are equal when their DER encodings are.
     package static func == (lhs: Certificate, rhs: Certificate) -> Bool {
         lhs.storage === rhs.storage || ByteEquality.equal(lhs.storage.derBytes[...], rhs.storage.derBytes[...])
     }
+    /// Hashes the DER encoding.
     package func hash(into hasher: inout Hasher) { hasher.combine(storage.derBytes) }
 }
 
@@ -267,6 +283,7 @@ extension Certificate {
 }
 
 extension Certificate: CustomStringConvertible {
+    /// Subject, issuer and serial number, for diagnostics.
     package var description: String {
         "Certificate(subject: \(subject.rfc4514String), issuer: \(issuer.rfc4514String), serial: "
             + "\(serialNumber.map { hexByte($0) }.joined()))"

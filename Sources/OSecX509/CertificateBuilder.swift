@@ -18,9 +18,13 @@ import OSecCrypto
 package struct CertificateBuilder: Sendable {
     /// Serial number content octets (two's complement, minimal). Defaults to 16 random bytes, positive.
     package var serialNumber: [UInt8]
+    /// The subject name (also the issuer of a self-signed certificate).
     package var subject: DistinguishedName
+    /// The subject's public key (any encoding: it is written as given).
     package var publicKey: SubjectPublicKeyInfo
+    /// Start of the validity period.
     package var notBefore: X509Time
+    /// End of the validity period.
     package var notAfter: X509Time
     /// `nil` → no extension. Marked critical (RFC 5280 §4.2.1.9 for CAs; also what OpenSSL's `v3_ca` does).
     package var basicConstraints: BasicConstraints?
@@ -44,6 +48,8 @@ package struct CertificateBuilder: Sendable {
     /// `nil` → chosen from the signing key (RSA: PKCS#1 v1.5 SHA-256; EC: ECDSA SHA-256/384/512 by curve).
     package var signatureAlgorithm: SignatureAlgorithm?
 
+    /// A builder for `subject`'s key and validity; `serialNumber` nil draws 16 random octets. The typed extensions
+    /// start unset; subjectKeyIdentifier and authorityKeyIdentifier are included unless turned off.
     package init(
         subject: DistinguishedName, publicKey: SubjectPublicKeyInfo, notBefore: X509Time, notAfter: X509Time,
         serialNumber: [UInt8]? = nil

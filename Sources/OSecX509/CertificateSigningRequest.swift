@@ -10,13 +10,18 @@ package struct CertificateSigningRequest: Sendable {
     package let infoBytes: ArraySlice<UInt8>
     /// The version (0 for v1, the only defined value).
     package let version: Int
+    /// The requested subject.
     package let subject: DistinguishedName
+    /// The requested key.
     package let publicKeyInfo: SubjectPublicKeyInfo
     /// The attributes as `(type, encoded SET of values)`, in encoding order.
     package let attributes: [(type: ASN1ObjectIdentifier, values: ArraySlice<UInt8>)]
+    /// The algorithm of the proof-of-possession signature.
     package let signatureAlgorithm: SignatureAlgorithm
+    /// The signature bits.
     package let signature: ArraySlice<UInt8>
 
+    /// The PEM label (`-----BEGIN CERTIFICATE REQUEST-----`).
     package static let pemLabel = "CERTIFICATE REQUEST"
 
     /// Parses a DER CSR (exactly one structure, no trailing bytes).
@@ -182,8 +187,10 @@ package struct CertificateSigningRequest: Sendable {
 }
 
 extension CertificateSigningRequest: Hashable {
+    /// Requests are equal when their DER encodings are.
     package static func == (lhs: CertificateSigningRequest, rhs: CertificateSigningRequest) -> Bool {
         lhs.derBytes == rhs.derBytes
     }
+    /// Hashes the DER encoding.
     package func hash(into hasher: inout Hasher) { hasher.combine(derBytes) }
 }

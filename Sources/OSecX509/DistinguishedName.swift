@@ -90,13 +90,16 @@ package struct DistinguishedName: Sendable {
 }
 
 extension DistinguishedName: Hashable {
+    /// Byte equality of the encodings (RFC 5280 §7.1 matching is ``normalizedDERBytes``'s business).
     package static func == (lhs: DistinguishedName, rhs: DistinguishedName) -> Bool {
         ByteEquality.equal(lhs.derBytes, rhs.derBytes)
     }
+    /// Hashes the encoding.
     package func hash(into hasher: inout Hasher) { hasher.combine(derBytes) }
 }
 
 extension DistinguishedName: DERParseable, DERSerializable {
+    /// Decodes an RDNSequence, keeping its encoding.
     package init(derEncoded node: ASN1Node) throws {
         guard node.identifier == .sequence, let children = node.children else {
             throw X509Error(.malformed, "Name is not a SEQUENCE")
@@ -123,5 +126,6 @@ extension DistinguishedName: DERParseable, DERSerializable {
 }
 
 extension DistinguishedName: CustomStringConvertible {
+    /// The RFC 4514 form (`CN=example,O=Org`).
     package var description: String { rfc4514String }
 }

@@ -3,13 +3,16 @@ import OSecASN1
 /// One certificate extension, stored raw: OID, critical flag and the `extnValue` octets.
 /// Typed views are decoded on demand through ``Extensions``.
 package struct Extension: Hashable, Sendable {
+    /// The extension's OID (extnID).
     package let oid: ASN1ObjectIdentifier
+    /// Whether the extension is marked critical (DEFAULT FALSE).
     package let critical: Bool
     /// The content of `extnValue` (itself a DER encoding of the extension-specific structure).
     package let value: ArraySlice<UInt8>
     /// Whether `critical FALSE` was encoded explicitly (forbidden by DER but found in the wild); kept for re-encoding.
     let encodesDefaultCritical: Bool
 
+    /// An extension with the DER-encoded `value` (the contents of extnValue).
     package init(oid: ASN1ObjectIdentifier, critical: Bool, value: [UInt8]) {
         self.oid = oid
         self.critical = critical
@@ -17,6 +20,7 @@ package struct Extension: Hashable, Sendable {
         self.encodesDefaultCritical = false
     }
 
+    /// Decodes `Extension ::= SEQUENCE { extnID, critical BOOLEAN DEFAULT FALSE, extnValue OCTET STRING }`.
     package init(derEncoded node: ASN1Node) throws {
         var reader = try NodeReader(node, .sequence, "Extension")
         oid = try NodeReader.oid(try reader.next("extnID"))

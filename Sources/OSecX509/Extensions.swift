@@ -2,6 +2,7 @@ import OSecASN1
 
 /// The ordered extension list of a certificate or CSR. Duplicate OIDs are rejected when the list is built.
 package struct Extensions: Hashable, Sendable {
+    /// The extensions in encoding order.
     package let all: [Extension]
 
     /// Builds the list, throwing ``X509Error/Code/duplicateExtension`` if an OID repeats.
@@ -35,6 +36,7 @@ package struct Extensions: Hashable, Sendable {
     /// No extensions.
     package static let empty = Extensions(unchecked: [])
 
+    /// Decodes the `Extensions` SEQUENCE; a repeated OID throws ``X509Error/Code/duplicateExtension``.
     package init(derEncoded node: ASN1Node) throws {
         guard node.identifier == .sequence, let children = node.children else {
             throw X509Error(.malformed, "Extensions is not a SEQUENCE")
@@ -51,7 +53,9 @@ package struct Extensions: Hashable, Sendable {
         }
     }
 
+    /// Whether there is no extension.
     package var isEmpty: Bool { all.isEmpty }
+    /// The number of extensions.
     package var count: Int { all.count }
 
     /// The extension with this OID, if present.
@@ -86,43 +90,55 @@ package struct Extensions: Hashable, Sendable {
 
     // MARK: Typed accessors (nil when absent; throw when present but malformed)
 
+    /// basicConstraints (RFC 5280 §4.2.1.9).
     package var basicConstraints: BasicConstraints? {
         get throws(X509Error) { try decode(X509OID.basicConstraints, BasicConstraints.init(derEncoded:)) }
     }
+    /// keyUsage (§4.2.1.3).
     package var keyUsage: KeyUsage? {
         get throws(X509Error) { try decode(X509OID.keyUsage, KeyUsage.init(derEncoded:)) }
     }
+    /// extKeyUsage (§4.2.1.12).
     package var extendedKeyUsage: ExtendedKeyUsage? {
         get throws(X509Error) { try decode(X509OID.extKeyUsage, ExtendedKeyUsage.init(derEncoded:)) }
     }
+    /// subjectAltName (§4.2.1.6).
     package var subjectAlternativeNames: [GeneralName]? {
         get throws(X509Error) {
             try decode(X509OID.subjectAltName) { try GeneralName.decodeList(Extensions.sequence($0)) }
         }
     }
+    /// issuerAltName (§4.2.1.7).
     package var issuerAlternativeNames: [GeneralName]? {
         get throws(X509Error) {
             try decode(X509OID.issuerAltName) { try GeneralName.decodeList(Extensions.sequence($0)) }
         }
     }
+    /// subjectKeyIdentifier (§4.2.1.2): the key identifier octets.
     package var subjectKeyIdentifier: ArraySlice<UInt8>? {
         get throws(X509Error) { try decode(X509OID.subjectKeyIdentifier) { try ASN1OctetString(derEncoded: $0).bytes } }
     }
+    /// authorityKeyIdentifier (§4.2.1.1).
     package var authorityKeyIdentifier: AuthorityKeyIdentifier? {
         get throws(X509Error) { try decode(X509OID.authorityKeyIdentifier, AuthorityKeyIdentifier.init(derEncoded:)) }
     }
+    /// nameConstraints (§4.2.1.10).
     package var nameConstraints: NameConstraints? {
         get throws(X509Error) { try decode(X509OID.nameConstraints, NameConstraints.init(derEncoded:)) }
     }
+    /// certificatePolicies (§4.2.1.4); a policy listed twice throws.
     package var certificatePolicies: [PolicyInformation]? {
         get throws(X509Error) { try decode(X509OID.certificatePolicies, PolicyInformation.decodeList) }
     }
+    /// policyMappings (§4.2.1.5).
     package var policyMappings: [PolicyMapping]? {
         get throws(X509Error) { try decode(X509OID.policyMappings, PolicyMapping.decodeList) }
     }
+    /// policyConstraints (§4.2.1.11).
     package var policyConstraints: PolicyConstraints? {
         get throws(X509Error) { try decode(X509OID.policyConstraints, PolicyConstraints.init(derEncoded:)) }
     }
+    /// inhibitAnyPolicy (§4.2.1.14): SkipCerts.
     package var inhibitAnyPolicy: Int? {
         get throws(X509Error) {
             try decode(X509OID.inhibitAnyPolicy) { node in
@@ -132,9 +148,11 @@ package struct Extensions: Hashable, Sendable {
             }
         }
     }
+    /// cRLDistributionPoints (§4.2.1.13).
     package var crlDistributionPoints: [DistributionPoint]? {
         get throws(X509Error) { try decode(X509OID.crlDistributionPoints, DistributionPoint.decodeList) }
     }
+    /// authorityInfoAccess (§4.2.2.1).
     package var authorityInformationAccess: [AccessDescription]? {
         get throws(X509Error) { try decode(X509OID.authorityInfoAccess, AccessDescription.decodeList) }
     }
@@ -149,7 +167,10 @@ package struct Extensions: Hashable, Sendable {
 }
 
 extension Extensions: RandomAccessCollection {
+    /// The first index.
     package var startIndex: Int { all.startIndex }
+    /// One past the last index.
     package var endIndex: Int { all.endIndex }
+    /// The extension at `position`.
     package subscript(position: Int) -> Extension { all[position] }
 }

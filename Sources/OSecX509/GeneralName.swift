@@ -22,6 +22,7 @@ package enum GeneralName: Hashable, Sendable {
     /// `[8] registeredID`.
     case registeredID(ASN1ObjectIdentifier)
 
+    /// Decodes one context-tagged GeneralName; IA5String names must be 7-bit ASCII without NUL.
     package init(derEncoded node: ASN1Node) throws {
         let identifier = node.identifier
         guard identifier.tagClass == .contextSpecific else {

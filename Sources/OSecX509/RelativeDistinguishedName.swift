@@ -5,8 +5,10 @@ package struct RelativeDistinguishedName: Hashable, Sendable {
     /// The attributes in encoding order.
     package let attributes: [AttributeTypeAndValue]
 
+    /// An RDN of these attributes (usually one).
     package init(_ attributes: [AttributeTypeAndValue]) { self.attributes = attributes }
 
+    /// Decodes a SET OF AttributeTypeAndValue.
     package init(derEncoded node: ASN1Node) throws {
         guard node.identifier == .set, let children = node.children else {
             throw X509Error(.malformed, "RDN is not a SET")

@@ -7,6 +7,7 @@ package struct SignatureAlgorithm: Hashable, Sendable {
     /// The algorithm identifier exactly as encoded.
     package let identifier: AlgorithmIdentifier
 
+    /// The algorithm of an encoded identifier (``kind`` tells whether we support it).
     package init(identifier: AlgorithmIdentifier) { self.identifier = identifier }
 
     /// The algorithm OID.
@@ -173,6 +174,7 @@ package struct SignatureAlgorithm: Hashable, Sendable {
 }
 
 extension SignatureAlgorithm: CustomStringConvertible {
+    /// A readable name (`ecdsa-with-sha256`, `sha256WithRSAEncryption`), else the dotted OID.
     package var description: String {
         guard let kind = try? kind else { return identifier.oid.dotted }
         switch kind {

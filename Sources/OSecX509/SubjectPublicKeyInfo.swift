@@ -21,6 +21,7 @@ package struct SubjectPublicKeyInfo: Hashable, Sendable {
         case unsupported
     }
 
+    /// Decodes `SEQUENCE { algorithm AlgorithmIdentifier, subjectPublicKey BIT STRING }`, keeping the encoding.
     package init(derEncoded node: ASN1Node) throws {
         derBytes = node.encodedBytes
         var reader = try NodeReader(node, .sequence, "SubjectPublicKeyInfo")
@@ -77,5 +78,6 @@ package struct SubjectPublicKeyInfo: Hashable, Sendable {
 }
 
 extension SubjectPublicKeyInfo: DERSerializable {
+    /// Writes the original encoding.
     package func serialize(into coder: inout DER.Serializer) throws { coder.appendRawBytes(derBytes) }
 }

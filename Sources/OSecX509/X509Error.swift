@@ -7,6 +7,7 @@ package struct X509Error: Error, Sendable {
     package struct Code: Hashable, Sendable, CustomStringConvertible {
         private let name: String
         private init(_ name: String) { self.name = name }
+        /// The code's name.
         package var description: String { name }
 
         /// The bytes are not a well-formed structure of the expected kind (wraps an `ASN1Error` when one was thrown).
@@ -25,12 +26,18 @@ package struct X509Error: Error, Sendable {
         package static let cryptoFailure = Code("cryptoFailure")
     }
 
+    /// What kind of failure.
     package let code: Code
+    /// What exactly failed, for messages.
     package let reason: String
+    /// The lower-layer error, if any (DER, crypto).
     package let underlying: (any Error & Sendable)?
+    /// Where the error was made (`#fileID`).
     package let file: String
+    /// The line where the error was made.
     package let line: UInt
 
+    /// An error of `code` with a reason and, optionally, the error it wraps.
     package init(
         _ code: Code, _ reason: String, underlying: (any Error & Sendable)? = nil,
         file: String = #fileID, line: UInt = #line
@@ -44,10 +51,12 @@ package struct X509Error: Error, Sendable {
 }
 
 extension X509Error: Equatable {
+    /// Errors are equal when their codes are.
     package static func == (lhs: X509Error, rhs: X509Error) -> Bool { lhs.code == rhs.code }
 }
 
 extension X509Error: CustomStringConvertible {
+    /// `X509Error.code: reason`, the underlying error, and where the error was made.
     package var description: String {
         var text = "X509Error.\(code): \(reason)"
         if let underlying { text += " [\(underlying)]" }

@@ -21,8 +21,10 @@ package struct X509Time: Hashable, Sendable, Comparable {
         self.isGeneralizedTime = isGeneralizedTime
     }
 
+    /// Earlier first.
     package static func < (lhs: X509Time, rhs: X509Time) -> Bool { lhs.secondsSinceEpoch < rhs.secondsSinceEpoch }
 
+    /// Decodes a UTCTime or a GeneralizedTime (DER rules), remembering which it was.
     package init(derEncoded node: ASN1Node) throws {
         if node.identifier == .utcTime, case .primitive(let content) = node.content {
             secondsSinceEpoch = try UTCTime(contentBytes: content).secondsSinceEpoch
@@ -57,5 +59,6 @@ package struct X509Time: Hashable, Sendable, Comparable {
 }
 
 extension X509Time: CustomStringConvertible {
+    /// The ISO 8601 form.
     package var description: String { iso8601 }
 }

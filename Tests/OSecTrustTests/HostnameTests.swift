@@ -29,7 +29,10 @@ import Testing
         typealias M = NameConstraintMatcher
         #expect(M.dns("a.example.com", "example.com", forExclusion: false) == .match)
         #expect(M.dns("example.com", "example.com", forExclusion: false) == .match)
-        #expect(M.dns("example.com", ".example.com", forExclusion: false) == .noMatch)
+        // A leading period is not in the preferred name syntax: the constraint cannot be applied (RFC 5280 §4.2.1.10,
+        // issue 13); it was read as "subdomains only" before, which let it silently narrow or widen a CA's scope.
+        #expect(M.dns("example.com", ".example.com", forExclusion: false) == .invalid)
+        #expect(M.dns("example.com", ".example.com", forExclusion: true) == .invalid)
         #expect(M.dns("badexample.com", "example.com", forExclusion: false) == .noMatch)
         #expect(M.dns("anything.org", "", forExclusion: false) == .match)
         #expect(M.dns("*.example.com", "example.com", forExclusion: false) == .match)

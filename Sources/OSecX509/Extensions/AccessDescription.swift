@@ -2,7 +2,9 @@ import OSecASN1
 
 /// One `AccessDescription` of `authorityInfoAccess` (RFC 5280 §4.2.2.1).
 package struct AccessDescription: Hashable, Sendable {
+    /// accessMethod (``X509OID/ocsp``, ``X509OID/caIssuers``, …).
     package var method: ASN1ObjectIdentifier
+    /// accessLocation (usually a URI).
     package var location: GeneralName
 
     static func decodeList(_ node: ASN1Node) throws -> [AccessDescription] {

@@ -2,14 +2,19 @@ import OSecASN1
 
 /// `authorityKeyIdentifier` (RFC 5280 §4.2.1.1).
 package struct AuthorityKeyIdentifier: Hashable, Sendable {
+    /// keyIdentifier [0]: the issuer key's identifier (its SKI).
     package var keyIdentifier: ArraySlice<UInt8>?
+    /// authorityCertIssuer [1]: the issuer's issuer names.
     package var authorityCertIssuer: [GeneralName]?
+    /// authorityCertSerialNumber [2]: the issuer certificate's serial number.
     package var authorityCertSerialNumber: ArraySlice<UInt8>?
 
+    /// An AKI with only a keyIdentifier (the form RFC 5280 and the BRs ask for).
     package init(keyIdentifier: [UInt8]) {
         self.keyIdentifier = keyIdentifier[...]
     }
 
+    /// Decodes the extension value; fields out of order or of the wrong form throw.
     package init(derEncoded node: ASN1Node) throws {
         var keyIdentifier: ArraySlice<UInt8>? = nil
         var issuer: [GeneralName]? = nil
@@ -35,6 +40,7 @@ package struct AuthorityKeyIdentifier: Hashable, Sendable {
         self.authorityCertSerialNumber = serial
     }
 
+    /// The DER extension value.
     package func encodedValue() throws -> [UInt8] {
         var coder = DER.Serializer()
         try coder.appendConstructedNode(identifier: .sequence) { coder in

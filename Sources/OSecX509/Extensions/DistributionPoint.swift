@@ -2,14 +2,17 @@ import OSecASN1
 
 /// One `DistributionPoint` of `cRLDistributionPoints` (RFC 5280 §4.2.1.13).
 package struct DistributionPoint: Hashable, Sendable {
+    /// A DistributionPointName.
     package enum Name: Hashable, Sendable {
         case fullName([GeneralName])
         /// `nameRelativeToCRLIssuer`, raw encoding of the RDN.
         case nameRelativeToCRLIssuer(ArraySlice<UInt8>)
     }
+    /// distributionPoint [0], if present.
     package var name: Name?
     /// The `reasons` BIT STRING content (unused-bits octet first), raw.
     package var reasons: ArraySlice<UInt8>?
+    /// cRLIssuer [2], if present.
     package var crlIssuer: [GeneralName]?
 
     static func decodeList(_ node: ASN1Node) throws -> [DistributionPoint] {

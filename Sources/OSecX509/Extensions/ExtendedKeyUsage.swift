@@ -2,10 +2,13 @@ import OSecASN1
 
 /// `extKeyUsage` (RFC 5280 §4.2.1.12): the purposes, in encoding order.
 package struct ExtendedKeyUsage: Hashable, Sendable {
+    /// The KeyPurposeIds, in encoding order.
     package var usages: [ASN1ObjectIdentifier]
 
+    /// An extension listing these purposes.
     package init(_ usages: [ASN1ObjectIdentifier]) { self.usages = usages }
 
+    /// Decodes `SEQUENCE SIZE (1..MAX) OF KeyPurposeId`; an empty list throws.
     package init(derEncoded node: ASN1Node) throws {
         var usages: [ASN1ObjectIdentifier] = []
         for child in try Extensions.sequence(node) { usages.append(try ASN1ObjectIdentifier(derEncoded: child)) }
@@ -13,8 +16,10 @@ package struct ExtendedKeyUsage: Hashable, Sendable {
         self.usages = usages
     }
 
+    /// Whether `oid` is listed (anyExtendedKeyUsage is not expanded).
     package func contains(_ oid: ASN1ObjectIdentifier) -> Bool { usages.contains(oid) }
 
+    /// The DER extension value.
     package func encodedValue() throws -> [UInt8] {
         var coder = DER.Serializer()
         try coder.serializeSequenceOf(usages)

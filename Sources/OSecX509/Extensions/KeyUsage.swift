@@ -2,17 +2,28 @@ import OSecASN1
 
 /// `keyUsage` (RFC 5280 §4.2.1.3). Bit 0 (digitalSignature) is the most significant bit of the first octet.
 package struct KeyUsage: OptionSet, Hashable, Sendable {
+    /// Bit n of the BIT STRING is bit n here (digitalSignature = 1).
     package let rawValue: UInt16
+    /// Usages from their bits.
     package init(rawValue: UInt16) { self.rawValue = rawValue }
 
+    /// digitalSignature (0).
     package static let digitalSignature = KeyUsage(rawValue: 1 << 0)
+    /// nonRepudiation / contentCommitment (1).
     package static let nonRepudiation = KeyUsage(rawValue: 1 << 1)
+    /// keyEncipherment (2).
     package static let keyEncipherment = KeyUsage(rawValue: 1 << 2)
+    /// dataEncipherment (3).
     package static let dataEncipherment = KeyUsage(rawValue: 1 << 3)
+    /// keyAgreement (4).
     package static let keyAgreement = KeyUsage(rawValue: 1 << 4)
+    /// keyCertSign (5): the key verifies certificate signatures.
     package static let keyCertSign = KeyUsage(rawValue: 1 << 5)
+    /// cRLSign (6): the key verifies CRL signatures.
     package static let cRLSign = KeyUsage(rawValue: 1 << 6)
+    /// encipherOnly (7), meaningful with keyAgreement.
     package static let encipherOnly = KeyUsage(rawValue: 1 << 7)
+    /// decipherOnly (8), meaningful with keyAgreement.
     package static let decipherOnly = KeyUsage(rawValue: 1 << 8)
 
     /// OpenSSL's names, in bit order.
@@ -23,6 +34,7 @@ package struct KeyUsage: OptionSet, Hashable, Sendable {
         (.encipherOnly, "Encipher Only"), (.decipherOnly, "Decipher Only"),
     ]
 
+    /// Decodes the BIT STRING; one with no bit set throws (RFC 5280 §4.2.1.3).
     package init(derEncoded node: ASN1Node) throws {
         // Lenient on trailing zero bits (common in the wild); bits beyond decipherOnly are ignored.
         guard node.identifier == .bitString, case .primitive(let content) = node.content, let unused = content.first,

@@ -2,14 +2,18 @@ import OSecASN1
 
 /// `policyConstraints` (RFC 5280 §4.2.1.11).
 package struct PolicyConstraints: Hashable, Sendable {
+    /// requireExplicitPolicy [0] SkipCerts.
     package var requireExplicitPolicy: Int?
+    /// inhibitPolicyMapping [1] SkipCerts.
     package var inhibitPolicyMapping: Int?
 
+    /// Constraints with the given SkipCerts (nil: absent).
     package init(requireExplicitPolicy: Int? = nil, inhibitPolicyMapping: Int? = nil) {
         self.requireExplicitPolicy = requireExplicitPolicy
         self.inhibitPolicyMapping = inhibitPolicyMapping
     }
 
+    /// Decodes the extension value; an empty sequence or a negative value throws.
     package init(derEncoded node: ASN1Node) throws {
         var require: Int? = nil
         var inhibit: Int? = nil

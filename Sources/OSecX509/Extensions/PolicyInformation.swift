@@ -2,10 +2,12 @@ import OSecASN1
 
 /// One `PolicyInformation` of `certificatePolicies` (RFC 5280 §4.2.1.4); qualifiers are kept raw.
 package struct PolicyInformation: Hashable, Sendable {
+    /// The policy OID.
     package var policyIdentifier: ASN1ObjectIdentifier
     /// The encoded `policyQualifiers` SEQUENCE, if present.
     package var qualifiers: ArraySlice<UInt8>?
 
+    /// Policy information with raw qualifiers (nil: none).
     package init(policyIdentifier: ASN1ObjectIdentifier, qualifiers: ArraySlice<UInt8>? = nil) {
         self.policyIdentifier = policyIdentifier
         self.qualifiers = qualifiers
@@ -36,6 +38,7 @@ package struct PolicyInformation: Hashable, Sendable {
         return result
     }
 
+    /// The DER certificatePolicies value listing `policies`.
     package static func encodedValue(_ policies: [PolicyInformation]) throws -> [UInt8] {
         var coder = DER.Serializer()
         try coder.appendConstructedNode(identifier: .sequence) { coder in

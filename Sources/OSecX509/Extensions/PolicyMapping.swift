@@ -2,7 +2,9 @@ import OSecASN1
 
 /// One pair of `policyMappings` (RFC 5280 §4.2.1.5).
 package struct PolicyMapping: Hashable, Sendable {
+    /// The issuer's policy.
     package var issuerDomainPolicy: ASN1ObjectIdentifier
+    /// The subject's equivalent policy.
     package var subjectDomainPolicy: ASN1ObjectIdentifier
 
     static func decodeList(_ node: ASN1Node) throws -> [PolicyMapping] {

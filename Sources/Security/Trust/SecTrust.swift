@@ -34,6 +34,8 @@ public final class SecTrust: NSObject, @unchecked Sendable {
         var networkFetchAllowed = false
         var ocspResponses: [Data] = []
         var crls: [CertificateRevocationList] = []
+        /// What the OpenSecurity extras (``OpenSecurityTrust``) asked for beyond the policies.
+        var extras = TrustExtras()
         var exceptions: [[String: Any]]? = nil
         var outcome: Outcome? = nil
     }
@@ -73,40 +75,59 @@ public final class SecTrust: NSObject, @unchecked Sendable {
         return outcome
     }
 
-    /// Translates the policies into validation options.
+    /// Translates the policies (every one of which must be satisfied, as on Apple platforms) and the extras into
+    /// validation options.
     static func options(for snapshot: State, date: Date) -> ValidationOptions {
         var options = ValidationOptions(time: Int64(date.timeIntervalSince1970.rounded(.down)))
+        var rfc5280Profile = false
+        var sslServer = false
         for policy in snapshot.policies {
             switch policy.kind {
             case .basicX509:
-                break
+                rfc5280Profile = true
             case .ssl(let server, let hostname):
                 options.purpose = server ? .serverAuth : .clientAuth
-                options.sslRules = server  // Apple's KeySize, hash and lifetime rules belong to the server policy
-                options.requireServerAuthEKU = server
-                options.cabfProfile = server
-                if let hostname, !hostname.isEmpty { options.peerNames = [PeerName.host(hostname)] }
+                if server {
+                    // Apple's KeySize, hash, lifetime and ServerAuthEKU rules, and the CA/B Forum profile.
+                    sslServer = true
+                    options.sslRules = true
+                    options.requireServerAuthEKU = true
+                    options.cabfProfile = true
+                } else {
+                    rfc5280Profile = true
+                }
+                if let hostname, !hostname.isEmpty { options.peerNames.append(PeerName.host(hostname)) }
             case .revocation(let flags):
                 options.revocation.enabled = true
                 options.revocation.requirePositiveResponse = flags & kSecRevocationRequirePositiveResponse != 0
             }
         }
+        // BR 7.1.2.10.8's non-critical nameConstraints exception belongs to the SSL server profile; a policy that
+        // applies RFC 5280's profile in the same evaluation keeps its rule.
+        options.nameConstraintsMayBeNonCritical = sslServer && !rfc5280Profile
         options.crls = snapshot.crls
         options.ocspResponses = snapshot.ocspResponses.map { [UInt8]($0) }
+        snapshot.extras.apply(to: &options)
         return options
     }
 
-    static func evaluate(_ snapshot: State) -> Outcome {
-        let date = snapshot.verifyDate ?? Date()
-        let options = options(for: snapshot, date: date)
+    /// The anchor stores an evaluation searches: the custom anchors, then the system store unless anchors-only.
+    /// (Trust settings add their stores here.)
+    static func anchorStores(for snapshot: State) -> [AnchorStore] {
         var stores: [AnchorStore] = []
         if let custom = snapshot.customAnchors { stores.append(AnchorStore(custom.map(\.certificate))) }
         if snapshot.customAnchors == nil || !snapshot.anchorsOnly {
             stores.append(AnchorStore.system)
         }
+        return stores
+    }
+
+    static func evaluate(_ snapshot: State) -> Outcome {
+        let date = snapshot.verifyDate ?? Date()
+        let options = options(for: snapshot, date: date)
         let leaf = snapshot.certificates[0].certificate
         let builder = ChainBuilder(
-            anchors: stores, intermediates: snapshot.certificates.dropFirst().map(\.certificate),
+            anchors: anchorStores(for: snapshot), intermediates: snapshot.certificates.dropFirst().map(\.certificate),
             options: options)
         let evaluation = builder.evaluate(leaf)
 
