@@ -146,14 +146,15 @@ struct EnvelopeInteropTests {
             "-pkeyopt", "rsa_oaep_md:sha256", "-in", dir.path("encryptkey"),
         ]).stdout
         #expect(key.count == 32)
-        // And a key openssl wraps opens here once sealed around it (the GCM part is the script's, above).
+        // And a key openssl wraps unwraps here with the algorithm the envelope uses (the GCM part is the
+        // script's, above).
+        try dir.write("key", key)
         let wrapped = try OpenSSLCLI.check([
             "pkeyutl", "-encrypt", "-pubin", "-inkey", dir.path("recipient-public.pem"), "-pkeyopt",
-            "rsa_padding_mode:oaep", "-pkeyopt", "rsa_oaep_md:sha256", "-in", dir.path("encryptkey"),
+            "rsa_padding_mode:oaep", "-pkeyopt", "rsa_oaep_md:sha256", "-in", dir.path("key"),
         ]).stdout
-        #expect(
-            SecKeyCreateDecryptedData(recipient, .rsaEncryptionOAEPSHA256, wrapped as CFData, nil) as Data?
-                == envelope.encryptedKey)
+        #expect(wrapped != envelope.encryptedKey)
+        #expect(SecKeyCreateDecryptedData(recipient, .rsaEncryptionOAEPSHA256, wrapped as CFData, nil) as Data? == key)
     }
 }
 

@@ -222,11 +222,18 @@ import Testing
         #expect(await thrownStatus { try await keychain.string(forAccount: "a") } == nil)
     }
 
+    /// The work blocks until the main actor signals it: had it run on the caller's (main) actor, the signal could
+    /// never come and the wait would time out (a hang guard, not a timing assertion).
     @MainActor
-    @Test func asyncWorkRunsOffTheMainThread() async throws {
-        #expect(Thread.isMainThread)
-        let ranOnMain = try await offCallerThread { () throws(SecurityKitError) in Thread.isMainThread }
-        #expect(ranOnMain == false)
-        #expect(Thread.isMainThread)
+    @Test func asyncWorkLeavesTheCallersActorFree() async throws {
+        let semaphore = DispatchSemaphore(value: 0)
+        let work = Task { @MainActor in
+            try await offCallerThread { () throws(SecurityKitError) in
+                semaphore.wait(timeout: .now() + 60) == .success
+            }
+        }
+        await Task.yield()
+        semaphore.signal()
+        #expect(try await work.value)
     }
 }
