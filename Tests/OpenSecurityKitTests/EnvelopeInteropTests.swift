@@ -190,6 +190,8 @@ struct GuideFlowTests {
         #expect(
             SecKeyCopyExternalRepresentation(KitKeys.publicKey(pemKey), nil) as Data?
                 == SecKeyCopyExternalRepresentation(server.publicKey, nil) as Data?)
-        #expect(thrownStatus { try KeyLoader.identity(pkcs12At: files.url("guide.pfx"), password: "nope") } == errSecAuthFailed)
+        #expect(
+            thrownStatus { try KeyLoader.identity(pkcs12At: files.url("guide.pfx"), password: "nope") }
+                == errSecAuthFailed)
     }
 }

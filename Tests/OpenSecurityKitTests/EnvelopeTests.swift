@@ -37,8 +37,10 @@ import Testing
             SecKeyCreateDecryptedData(recipient, .rsaEncryptionOAEPSHA256, rsa.encryptedKey as CFData, nil) as Data?)
         #expect(key.count == 32)
         let ec = try Envelope.seal(message, to: KitKeys.publicKey(KitKeys.p256), id: "x")
-        let ecKey = SecKeyCreateDecryptedData(
-            KitKeys.p256, .eciesEncryptionCofactorVariableIVX963SHA256AESGCM, ec.encryptedKey as CFData, nil) as Data?
+        let ecKey =
+            SecKeyCreateDecryptedData(
+                KitKeys.p256, .eciesEncryptionCofactorVariableIVX963SHA256AESGCM, ec.encryptedKey as CFData, nil)
+            as Data?
         #expect(ecKey?.count == 32)
     }
 
@@ -72,7 +74,8 @@ import Testing
         // Read with the wrong names: the same single error.
         #expect(opensNot { try Envelope(json: try envelope.jsonData()) })
         let custom = Envelope.FieldNames(key: "k", identifier: "who", data: "body", signature: "sig", digest: "md5")
-        let signed = try Envelope.seal(message, to: recipientPublic, id: "c", signedBy: KitKeys.otherRSA, fieldNames: custom)
+        let signed = try Envelope.seal(
+            message, to: recipientPublic, id: "c", signedBy: KitKeys.otherRSA, fieldNames: custom)
         let keys = try #require(try JSONSerialization.jsonObject(with: try signed.jsonData()) as? [String: Any]).keys
         #expect(Set(keys) == ["k", "who", "body", "sig"])
         let clash = Envelope.FieldNames(key: "x", identifier: "x")
@@ -204,7 +207,8 @@ import Testing
         for _ in 0..<6 {
             let envelope = try Envelope.seal(Data("x".utf8), to: recipientPublic, id: "d", profile: .legacy)
             let key = try #require(
-                SecKeyCreateDecryptedData(recipient, .rsaEncryptionPKCS1, envelope.encryptedKey as CFData, nil) as Data?)
+                SecKeyCreateDecryptedData(recipient, .rsaEncryptionPKCS1, envelope.encryptedKey as CFData, nil) as Data?
+            )
             seen.formUnion(key)
         }
         // 96 digits: the chance of a digit missing by luck is below 10 × 0.9^96 ≈ 4e-4.

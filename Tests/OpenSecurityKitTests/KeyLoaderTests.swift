@@ -84,7 +84,9 @@ struct KeyLoaderTests {
             "pkcs12", "-export", "-nokeys", "-in", files.path("guide-cert.pem"), "-passout", "pass:x", "-out",
             dir.path("certs-only.p12"),
         ])
-        #expect(thrownStatus { try KeyLoader.identity(pkcs12: try dir.read("certs-only.p12"), password: "x") } == errSecItemNotFound)
+        #expect(
+            thrownStatus { try KeyLoader.identity(pkcs12: try dir.read("certs-only.p12"), password: "x") }
+                == errSecItemNotFound)
     }
 
     @Test func everyKeyFormatOpenSSLWritesLoads() throws {
@@ -107,7 +109,8 @@ struct KeyLoaderTests {
         for name in ["ec-sec1.pem", "ec-sec1.der", "ec-pkcs8.pem", "ec-spki.pem"] {
             ecKeys.append(external(try KeyLoader.key(contentsOf: files.url(name))))
         }
-        ecKeys.append(external(try KeyLoader.key(contentsOf: files.url("ec-sec1-encrypted.pem"), passphrase: passphrase)))
+        ecKeys.append(
+            external(try KeyLoader.key(contentsOf: files.url("ec-sec1-encrypted.pem"), passphrase: passphrase)))
         #expect(Set(ecKeys).count == 1 && ecKeys[0]?.count == 65)
         // Apple's own external representation works too.
         let x963 = try #require(ecKeys[0])

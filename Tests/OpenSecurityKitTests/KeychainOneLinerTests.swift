@@ -1,7 +1,8 @@
 import Foundation
-@testable import OpenSecurityKit
 import Security
 import Testing
+
+@testable import OpenSecurityKit
 
 @Suite struct KeychainOneLinerTests {
     let store: KitKeychain
@@ -96,10 +97,11 @@ import Testing
         try store.view("one").set("a", forAccount: "alice")
         try store.view("two").synchronizable(true).set("b", forAccount: "bob")
         let all = try Keychain.allAccounts(in: store.keychain)
-        let pairs = Set(all.compactMap { item -> String? in
-            guard let account = item["acct"] as? String, let service = item["svce"] as? String else { return nil }
-            return "\(service)/\(account)"
-        })
+        let pairs = Set(
+            all.compactMap { item -> String? in
+                guard let account = item["acct"] as? String, let service = item["svce"] as? String else { return nil }
+                return "\(service)/\(account)"
+            })
         #expect(pairs == ["one/alice", "two/bob"])
     }
 

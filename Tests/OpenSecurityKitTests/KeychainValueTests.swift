@@ -122,10 +122,12 @@ struct FailingEncoder: KeychainValueEncoder {
         // The XML form of what NSKeyedArchiver writes on iOS for an NSDictionary of a string, a number, a date,
         // an NSUUID and a mutable array (class chains as Apple's Foundation names them).
         let data = try #require(Data(base64Encoded: AppleArchiveFixture.dictionaryArchive))
-        #expect(store.addRaw([
-            kSecAttrService as String: "apple", kSecAttrAccount as String: "apple", kSecValueData as String: data,
-        ]) == errSecSuccess)
-        let object = try #require(try KeychainObjects.object(forIdentifier: "apple", in: store.keychain) as? [String: Any])
+        #expect(
+            store.addRaw([
+                kSecAttrService as String: "apple", kSecAttrAccount as String: "apple", kSecValueData as String: data,
+            ]) == errSecSuccess)
+        let object = try #require(
+            try KeychainObjects.object(forIdentifier: "apple", in: store.keychain) as? [String: Any])
         #expect(object["user"] as? String == "alice")
         #expect((object["count"] as? NSNumber)?.intValue == 3)
         #expect(object["when"] as? Date == Date(timeIntervalSinceReferenceDate: 600_000_000))
@@ -135,18 +137,24 @@ struct FailingEncoder: KeychainValueEncoder {
 
     @Test func typedObjectsDecodeWithSecureCoding() throws {
         try KeychainObjects.save(["a": "b"] as NSDictionary, forIdentifier: "typed", in: store.keychain)
-        let dictionary = try KeychainObjects.object(ofClass: NSDictionary.self, forIdentifier: "typed", in: store.keychain)
+        let dictionary = try KeychainObjects.object(
+            ofClass: NSDictionary.self, forIdentifier: "typed", in: store.keychain)
         #expect(dictionary?["a"] as? String == "b")
         #expect(
-            thrownStatus { try KeychainObjects.object(ofClass: NSDate.self, forIdentifier: "typed", in: store.keychain) }
+            thrownStatus {
+                try KeychainObjects.object(ofClass: NSDate.self, forIdentifier: "typed", in: store.keychain)
+            }
                 == errSecDecode)
     }
 
     @Test func malformedArchivesAreDecodeErrorsNotCrashes() throws {
         let cases: [(String, Data)] = [
             ("not a plist", Data("hello".utf8)),
-            ("plist, not an archive", try PropertyListSerialization.data(
-                fromPropertyList: ["a": 1], format: .binary, options: 0)),
+            (
+                "plist, not an archive",
+                try PropertyListSerialization.data(
+                    fromPropertyList: ["a": 1], format: .binary, options: 0)
+            ),
             ("unknown class", Data(AppleArchiveFixture.unknownClassXML.utf8)),
             ("dangling reference", Data(AppleArchiveFixture.danglingReferenceXML.utf8)),
             ("self reference", Data(AppleArchiveFixture.cycleXML.utf8)),
@@ -154,16 +162,18 @@ struct FailingEncoder: KeychainValueEncoder {
         ]
         for (index, (name, data)) in cases.enumerated() {
             let identifier = "bad\(index)"
-            #expect(store.addRaw([
-                kSecAttrService as String: identifier, kSecAttrAccount as String: identifier,
-                kSecValueData as String: data,
-            ]) == errSecSuccess)
+            #expect(
+                store.addRaw([
+                    kSecAttrService as String: identifier, kSecAttrAccount as String: identifier,
+                    kSecValueData as String: data,
+                ]) == errSecSuccess)
             #expect(
                 thrownStatus { try KeychainObjects.object(forIdentifier: identifier, in: store.keychain) }
                     == errSecDecode, "\(name)")
             #expect(
                 thrownStatus {
-                    try KeychainObjects.object(ofClass: NSDictionary.self, forIdentifier: identifier, in: store.keychain)
+                    try KeychainObjects.object(
+                        ofClass: NSDictionary.self, forIdentifier: identifier, in: store.keychain)
                 } == errSecDecode, "\(name), typed")
         }
     }
@@ -173,11 +183,14 @@ struct FailingEncoder: KeychainValueEncoder {
             withRootObject: ["k": ["a", "b"], "n": 1] as NSDictionary, requiringSecureCoding: false)
         for length in stride(from: 0, to: archive.count, by: 7) {
             let identifier = "cut\(length)"
-            #expect(store.addRaw([
-                kSecAttrService as String: identifier, kSecAttrAccount as String: identifier,
-                kSecValueData as String: archive.prefix(length),
-            ]) == errSecSuccess)
-            #expect(thrownStatus { try KeychainObjects.object(forIdentifier: identifier, in: store.keychain) } == errSecDecode)
+            #expect(
+                store.addRaw([
+                    kSecAttrService as String: identifier, kSecAttrAccount as String: identifier,
+                    kSecValueData as String: archive.prefix(length),
+                ]) == errSecSuccess)
+            #expect(
+                thrownStatus { try KeychainObjects.object(forIdentifier: identifier, in: store.keychain) }
+                    == errSecDecode)
         }
     }
 }
@@ -236,17 +249,20 @@ enum AppleArchiveFixture {
     }
 
     static var unknownClassXML: String {
-        archive(objects: "<dict><key>$class</key>\(uid(2))<key>name</key>\(uid(3))</dict>"
-            + classInfo(["MyApp.User", "NSObject"]) + "<string>alice</string>")
+        archive(
+            objects: "<dict><key>$class</key>\(uid(2))<key>name</key>\(uid(3))</dict>"
+                + classInfo(["MyApp.User", "NSObject"]) + "<string>alice</string>")
     }
 
     static var danglingReferenceXML: String {
-        archive(objects: "<dict><key>$class</key>\(uid(2))<key>NS.objects</key><array>\(uid(40))</array></dict>"
-            + classInfo(["NSArray", "NSObject"]))
+        archive(
+            objects: "<dict><key>$class</key>\(uid(2))<key>NS.objects</key><array>\(uid(40))</array></dict>"
+                + classInfo(["NSArray", "NSObject"]))
     }
 
     static var cycleXML: String {
-        archive(objects: "<dict><key>$class</key>\(uid(2))<key>NS.objects</key><array>\(uid(1))</array></dict>"
-            + classInfo(["NSArray", "NSObject"]))
+        archive(
+            objects: "<dict><key>$class</key>\(uid(2))<key>NS.objects</key><array>\(uid(1))</array></dict>"
+                + classInfo(["NSArray", "NSObject"]))
     }
 }

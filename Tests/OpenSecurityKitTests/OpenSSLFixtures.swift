@@ -40,7 +40,9 @@ final class OpenSSLFixtures: @unchecked Sendable {  // immutable after init
             path("rsa-pkcs1.der"),
         ])
         try run(["pkey", "-in", path("guide-key.pem"), "-passin", pass, "-out", path("rsa-pkcs8.pem")])
-        try run(["pkey", "-in", path("guide-key.pem"), "-passin", pass, "-outform", "DER", "-out", path("rsa-pkcs8.der")])
+        try run([
+            "pkey", "-in", path("guide-key.pem"), "-passin", pass, "-outform", "DER", "-out", path("rsa-pkcs8.der"),
+        ])
         try run([
             "pkcs8", "-topk8", "-in", path("rsa-pkcs8.pem"), "-v2", "aes-256-cbc", "-passout", pass, "-out",
             path("rsa-pkcs8-encrypted.pem"),

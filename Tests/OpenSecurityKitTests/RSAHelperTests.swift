@@ -135,7 +135,8 @@ struct RSAEncryptorOpenSSLTests {
         }
         let signature = try Signatures.sign(message, with: KitKeys.rsa, digest: .sha1)
         #expect(
-            try !Signatures.verify(base64: signature, of: message, with: KitKeys.publicKey(KitKeys.otherRSA), digest: .sha1))
+            try !Signatures.verify(
+                base64: signature, of: message, with: KitKeys.publicKey(KitKeys.otherRSA), digest: .sha1))
         #expect(try !Signatures.verify(base64: signature, of: message, with: KitKeys.publicKey(KitKeys.rsa)))
     }
 

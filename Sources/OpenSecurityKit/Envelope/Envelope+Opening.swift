@@ -36,7 +36,9 @@ extension Envelope {
             guard SecKeyIsAlgorithmSupported(privateKey, .decrypt, .rsaEncryptionPKCS1) else {
                 throw SecurityKitError(errSecParam, reason: "the legacy profile needs the recipient's RSA private key")
             }
-            guard sender == nil else { throw SecurityKitError(errSecParam, reason: "the legacy profile has no signature") }
+            guard sender == nil else {
+                throw SecurityKitError(errSecParam, reason: "the legacy profile has no signature")
+            }
             return try openLegacy(privateKey)
         }
     }
@@ -63,12 +65,15 @@ extension Envelope {
         switch body {
         case .gcm(let n, let s): (nonce, sealed) = (n, s)
         case .bytes(let bytes):
-            guard bytes.count >= EnvelopeCrypto.nonceLength + EnvelopeCrypto.tagLength else { throw Envelope.openFailure }
+            guard bytes.count >= EnvelopeCrypto.nonceLength + EnvelopeCrypto.tagLength else {
+                throw Envelope.openFailure
+            }
             (nonce, sealed) = (Array(bytes[..<EnvelopeCrypto.nonceLength]), Array(bytes[EnvelopeCrypto.nonceLength...]))
         }
         var key = unwrapKey(privateKey, algorithm, expectedLength: EnvelopeCrypto.keyLength)
         defer { EnvelopeCrypto.wipe(&key.bytes) }
-        let plaintext = EnvelopeCrypto.gcmOpen(key: key.bytes, nonce: nonce, aad: Array(identifier.utf8), sealed: sealed)
+        let plaintext = EnvelopeCrypto.gcmOpen(
+            key: key.bytes, nonce: nonce, aad: Array(identifier.utf8), sealed: sealed)
         guard key.isGenuine, let plaintext else { throw Envelope.openFailure }
         return plaintext
     }
@@ -105,7 +110,8 @@ extension Envelope {
         let substitute =
             (expectedLength != nil
                 ? try? EnvelopeCrypto.randomBytes(EnvelopeCrypto.keyLength)
-                : try? EnvelopeCrypto.randomDigits(Envelope.legacyKeyLength)) ?? [UInt8](
+                : try? EnvelopeCrypto.randomDigits(Envelope.legacyKeyLength))
+            ?? [UInt8](
                 repeating: 0, count: EnvelopeCrypto.keyLength)
         return (substitute, false)
     }

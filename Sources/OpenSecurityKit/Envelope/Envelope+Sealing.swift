@@ -24,7 +24,8 @@ extension Envelope {
     ) throws(SecurityKitError) -> Envelope {
         try checkLength(plaintext.count)
         return try seal(
-            bytes: [UInt8](plaintext), to: recipient, id: id, profile: profile, signedBy: signer, fieldNames: fieldNames)
+            bytes: [UInt8](plaintext), to: recipient, id: id, profile: profile, signedBy: signer, fieldNames: fieldNames
+        )
     }
 
     /// `seal(_:to:id:profile:signedBy:fieldNames:)` of the UTF-8 of `text`.

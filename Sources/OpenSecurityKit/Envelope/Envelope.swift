@@ -224,7 +224,9 @@ extension Envelope: Codable {
         try container.encode(encryptedKey.base64EncodedString(), forKey: FieldKey(fieldNames.key))
         try container.encode(identifier, forKey: FieldKey(fieldNames.identifier))
         try container.encode(payload.base64EncodedString(), forKey: FieldKey(fieldNames.data))
-        if let signature { try container.encode(signature.base64EncodedString(), forKey: FieldKey(fieldNames.signature)) }
+        if let signature {
+            try container.encode(signature.base64EncodedString(), forKey: FieldKey(fieldNames.signature))
+        }
         if let digest { try container.encode(digest, forKey: FieldKey(fieldNames.digest)) }
     }
 

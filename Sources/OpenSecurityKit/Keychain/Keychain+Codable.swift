@@ -37,7 +37,8 @@ extension Keychain {
         do {
             data = try encoder.encode(value)
         } catch {
-            throw SecurityKitError(errSecParam, reason: "cannot encode the \(Value.self) for account \(account): \(error)")
+            throw SecurityKitError(
+                errSecParam, reason: "cannot encode the \(Value.self) for account \(account): \(error)")
         }
         try set(data, forAccount: account)
     }
@@ -52,7 +53,8 @@ extension Keychain {
         do {
             return try decoder.decode(Value.self, from: data)
         } catch {
-            throw SecurityKitError(errSecDecode, reason: "the item of account \(account) is not a \(Value.self): \(error)")
+            throw SecurityKitError(
+                errSecDecode, reason: "the item of account \(account) is not a \(Value.self): \(error)")
         }
     }
 }

@@ -99,7 +99,8 @@ public struct Keychain: Sendable, Hashable {
 
     /// Stores `data` for `account` (see `set(_:forAccount:)`).
     public func set(_ data: Data, forAccount account: String) throws(SecurityKitError) {
-        try KeychainItems.upsert(query(account: account), value: data, attributes: writtenAttributes, what: what(account))
+        try KeychainItems.upsert(
+            query(account: account), value: data, attributes: writtenAttributes, what: what(account))
     }
 
     /// The password of `account` as UTF-8 text; nil when there is no such item.
@@ -242,7 +243,8 @@ extension Keychain {
         /// `kSecAttrAccessibleAlways` (deprecated by Apple; readable while locked).
         public static let always = Accessibility(rawValue: kSecAttrAccessibleAlways as String)
         /// `kSecAttrAccessibleAlwaysThisDeviceOnly` (deprecated by Apple).
-        public static let alwaysThisDeviceOnly = Accessibility(rawValue: kSecAttrAccessibleAlwaysThisDeviceOnly as String)
+        public static let alwaysThisDeviceOnly = Accessibility(
+            rawValue: kSecAttrAccessibleAlwaysThisDeviceOnly as String)
 
         /// The raw value.
         public var description: String { rawValue }

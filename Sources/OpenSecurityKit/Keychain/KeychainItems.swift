@@ -98,7 +98,9 @@ enum KeychainItems {
         guard let dictionary = value as? NSDictionary else { return nil }
         var result: [String: Any] = [:]
         for (key, item) in dictionary {
-            if let key = key as? String { result[key] = item } else if let key = key as? NSString {
+            if let key = key as? String {
+                result[key] = item
+            } else if let key = key as? NSString {
                 result[key as String] = item
             }
         }

@@ -32,14 +32,18 @@ public enum KeychainObjects {
     ///   - identifier: the item's service and account.
     ///   - keychain: a specific keychain; nil for the default one.
     /// - Throws: errSecParam when the object cannot be archived.
-    public static func save(_ object: Any, forIdentifier identifier: String, in keychain: SecKeychain? = nil)
+    public static func save(
+        _ object: Any, forIdentifier identifier: String, in keychain: SecKeychain? = nil
+    )
         throws(SecurityKitError)
     {
         try self.keychain(identifier, keychain).set(try archive(object, identifier), forAccount: identifier)
     }
 
     /// Replaces the object stored under `identifier`; errSecItemNotFound when there is none.
-    public static func update(_ object: Any, forIdentifier identifier: String, in keychain: SecKeychain? = nil)
+    public static func update(
+        _ object: Any, forIdentifier identifier: String, in keychain: SecKeychain? = nil
+    )
         throws(SecurityKitError)
     {
         let view = self.keychain(identifier, keychain)
@@ -56,7 +60,9 @@ public enum KeychainObjects {
     ///
     /// - Throws: errSecDecode when the item holds no keyed archive, a malformed one, or one of classes the process
     ///   does not have.
-    public static func object(forIdentifier identifier: String, in keychain: SecKeychain? = nil)
+    public static func object(
+        forIdentifier identifier: String, in keychain: SecKeychain? = nil
+    )
         throws(SecurityKitError) -> Any?
     {
         guard let data = try self.keychain(identifier, keychain).data(forAccount: identifier) else { return nil }

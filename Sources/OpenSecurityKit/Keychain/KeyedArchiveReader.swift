@@ -121,7 +121,9 @@ enum KeyedArchiveReader {
             return try value(index, depth: depth + 1) ?? NSNull()
         }
 
-        private mutating func elements(_ dictionary: [String: Any], _ key: String, depth: Int) throws(Malformed) -> [Any] {
+        private mutating func elements(
+            _ dictionary: [String: Any], _ key: String, depth: Int
+        ) throws(Malformed) -> [Any] {
             guard let references = dictionary[key] as? [Any] else { throw Malformed("\(key) is missing") }
             var result: [Any] = []
             result.reserveCapacity(references.count)
@@ -165,8 +167,10 @@ enum KeyedArchiveReader {
                 }
                 let b = [UInt8](bytes)
                 return UUID(
-                    uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
-                        b[14], b[15]))
+                    uuid: (
+                        b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+                        b[14], b[15]
+                    ))
             case "NSURL":
                 guard let relative = dictionary["NS.relative"].flatMap(uid),
                     let text = try value(relative, depth: depth + 1) as? String

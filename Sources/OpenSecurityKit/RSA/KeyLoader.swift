@@ -50,7 +50,8 @@ public enum KeyLoader {
         try publicKey(certificate: try read(url), evaluatingTrustWith: policy, anchors: anchors)
     }
 
-    /// The public key of `certificate`, through `SecTrust` (see ``publicKey(certificate:evaluatingTrustWith:anchors:)``).
+    /// The public key of `certificate`, through `SecTrust`
+    /// (see ``publicKey(certificate:evaluatingTrustWith:anchors:)``).
     public static func publicKey(
         of certificate: SecCertificate, evaluatingTrustWith policy: SecPolicy? = nil,
         anchors: [SecCertificate]? = nil
