@@ -98,39 +98,12 @@ enum Repository {
 
 /// Runs a program (python3) with arguments and stdin, collecting status and output.
 enum Program {
-    struct Result {
-        let status: Int32
-        let stdout: Data
-        let stderr: String
-    }
+    typealias Result = OpenSSLCLI.Result
 
     static func isAvailable(_ path: String) -> Bool { FileManager.default.isExecutableFile(atPath: path) }
 
     static func run(_ path: String, _ arguments: [String], stdin: Data? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let input = Pipe()
-        let output = Pipe()
-        let error = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errorData = Data()
-        group.enter()
-        DispatchQueue.global().async {
-            errorData = error.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try? input.fileHandleForWriting.close()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: outData, stderr: String(decoding: errorData, as: UTF8.self))
+        try OpenSSLCLI.run(program: path, args: arguments, stdin: stdin)
     }
 }
 
