@@ -96,6 +96,7 @@ let package = Package(
             name: "SecurityTests",
             dependencies: [
                 "Security", "OSecTestSupport", "OSecASN1", "OSecCrypto", "OSecX509", "OSecSQLite", "OSecLimbo",
+                "OSecKeychain", "OSecPKCS12", "OSecTrust",
             ]),
         // Apple-platform code written the way popular keychain wrappers and crypto libraries write it, compiled
         // against our Security only (issue 11): Swift 6 mode, and Swift 5 mode with Security imported implicitly.

@@ -1,8 +1,8 @@
 /// One trust check, named as Apple names it in trust details and exceptions (`SecPolicyChecks.list`).
 ///
-/// Each check belongs to a ``Category`` (used to rank several failures), carries the OSStatus Apple reports for it,
-/// and is either recoverable (a setting such as the verify date, the anchors or an exception could change the
-/// verdict) or fatal.
+/// Each check belongs to a ``Category`` (used to rank several failures) and is either recoverable (a setting such as
+/// the verify date, the anchors or an exception could change the verdict) or fatal. The OSStatus Apple reports for
+/// a check is the facade's concern (`SecError.status(for:)` in `Security/Base/ErrorMapping.swift`).
 package enum TrustCheck: String, Sendable, CaseIterable, Hashable {
     // Expired
     case temporalValidity = "TemporalValidity"
@@ -94,39 +94,6 @@ package enum TrustCheck: String, Sendable, CaseIterable, Hashable {
             return true
         default:
             return false
-        }
-    }
-
-    /// The OSStatus Apple reports when this check decides the outcome.
-    package var osStatus: Int32 {
-        switch self {
-        case .temporalValidity: return -67818  // errSecCertificateExpired
-        case .sslHostname: return -67602  // errSecHostNameMismatch
-        case .email: return -67623  // errSecSMIMEEmailAddressesNotFound
-        case .anchorTrusted: return -67843  // errSecNotTrusted
-        case .missingIntermediate: return -25318  // errSecCreateChainFailed
-        case .extendedKeyUsage, .serverAuthEKU: return -67609  // errSecInvalidExtendedKeyUsage
-        case .keyUsage: return -67608  // errSecInvalidKeyUsageForPolicy
-        case .keySize, .weakKeySize: return -67735  // errSecUnsupportedKeySize
-        case .signatureHashAlgorithms, .weakSignature: return -67815  // errSecInvalidDigestAlgorithm
-        case .validityPeriodMaximums: return -67901  // errSecCertificateValidityPeriodTooLong
-        case .basicConstraints: return -67604  // errSecNoBasicConstraints
-        case .basicConstraintsCA: return -67605  // errSecNoBasicConstraintsCA
-        case .basicConstraintsPathLen: return -67611  // errSecPathLengthConstraintExceeded
-        case .criticalExtensions: return -67603  // errSecUnknownCriticalExtensionFlag
-        case .idLinkage: return -67610  // errSecInvalidAuthorityKeyID
-        case .nonEmptySubject: return -67655  // errSecInvalidSubjectName
-        case .notCA: return -67902  // errSecCertificateIsCA
-        case .duplicateExtension: return -67903  // errSecCertificateDuplicateExtension
-        case .unparseableExtension: return -67618  // errSecUnknownCertExtension
-        case .nameConstraints: return -67689  // errSecInvalidName
-        case .policyConstraints: return -67835  // errSecInvalidPolicyIdentifiers
-        case .signature: return -67688  // errSecInvalidSignature
-        case .malformed: return -26275  // errSecDecode
-        case .callerConstraint: return -67843  // errSecNotTrusted
-        case .workBudget: return -67843  // errSecNotTrusted
-        case .revocation: return -67820  // errSecCertificateRevoked
-        case .revocationResponseRequired: return -67635  // errSecIncompleteCertRevocationCheck
         }
     }
 

@@ -49,7 +49,7 @@ import Testing
 
     func isDecodeError(_ result: Result<Data?, KeychainStoreError>) -> Bool {
         if case .failure(let error) = result {
-            return error.code == .integrityCheckFailed && error.code.osStatus == -26275  // errSecDecode
+            return error.code == .integrityCheckFailed  // errSecDecode (ErrorMappingTests)
         }
         return false
     }

@@ -366,7 +366,6 @@ import Testing
         #expect(
             [TrustFailure(1, .temporalValidity, ""), TrustFailure(0, .temporalValidity, "")].mostImportant?.index == 0)
         #expect(TrustCheck.revocation.isFatal && !TrustCheck.temporalValidity.isFatal)
-        #expect(TrustCheck.anchorTrusted.osStatus == -67843)
     }
 
     @Test func signatureVerdictsAreCached() {

@@ -2,21 +2,28 @@ import Foundation
 
 /// The one error type inside the facade: an Apple result code plus a message naming what went wrong.
 ///
-/// Lower layers' errors (crypto, DER, SQLite) are translated into this at the facade boundary; it leaves the
-/// facade only as an `OSStatus` or as an `NSError` in `NSOSStatusErrorDomain` (Apple's `CFError` shape).
-struct SecError: Error, Sendable, CustomStringConvertible {
-    let status: OSStatus
-    let message: String
+/// Lower layers' errors (crypto, DER, X.509, PKCS#12, keychain, trust) are translated into this at the facade
+/// boundary by the one mapping in `ErrorMapping.swift`; it leaves the facade only as an `OSStatus` or as an `NSError`
+/// in `NSOSStatusErrorDomain` (Apple's `CFError` shape).
+package struct SecError: Error, Sendable, CustomStringConvertible {
+    /// Apple's result code.
+    package let status: OSStatus
+    /// What went wrong, for `CFErrorCopyDescription` and `SecCopyErrorMessageString` of the last failure.
+    package let message: String
+    /// The lower layer's error this one was translated from, if any (kept for diagnostics, never shown to Apple API).
+    package let underlying: (any Error & Sendable)?
 
-    init(_ status: OSStatus, _ message: String? = nil) {
+    /// An error with Apple's code `status`; without a message, Apple's message for the code.
+    package init(_ status: OSStatus, _ message: String? = nil, underlying: (any Error & Sendable)? = nil) {
         self.status = status
         self.message = message ?? SecErrorMessages.describe(status)
+        self.underlying = underlying
     }
 
-    var description: String { "\(message) (OSStatus \(status))" }
+    package var description: String { "\(message) (OSStatus \(status))" }
 
     /// Apple's `CFError` for this failure: domain `NSOSStatusErrorDomain`, code = the OSStatus.
-    var nsError: NSError {
+    package var nsError: NSError {
         NSError(domain: NSOSStatusErrorDomain, code: Int(status), userInfo: [NSLocalizedDescriptionKey: message])
     }
 
@@ -34,10 +41,8 @@ func storeError(_ error: SecError, in out: UnsafeMutablePointer<Unmanaged<CFErro
 func withCFError<T>(_ out: UnsafeMutablePointer<Unmanaged<CFError>?>?, _ body: () throws -> T) -> T? {
     do {
         return try body()
-    } catch let error as SecError {
-        storeError(error, in: out)
     } catch {
-        storeError(SecError(errSecInternal, "\(error)"), in: out)
+        storeError(SecError(translating: error), in: out)
     }
     return nil
 }
@@ -47,9 +52,7 @@ func withOSStatus(_ body: () throws -> Void) -> OSStatus {
     do {
         try body()
         return errSecSuccess
-    } catch let error as SecError {
-        return error.status
     } catch {
-        return errSecInternal
+        return SecError(translating: error).status
     }
 }

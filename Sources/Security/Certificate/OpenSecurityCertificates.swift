@@ -223,21 +223,10 @@ public enum OpenSecurityCertificates {
     private static func facade<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as SecError {
-            throw error.nsError
-        } catch let error as X509Error {
-            let status: OSStatus
-            switch error.code {
-            case .invalidKey, .invalidValue, .duplicateExtension: status = errSecParam
-            case .unsupportedAlgorithm: status = errSecUnimplemented
-            case .malformed, .invalidPEM: status = errSecDecode
-            default: status = errSecInternal
-            }
-            throw SecError(status, error.reason).nsError
         } catch let error as NSError where error.domain == NSOSStatusErrorDomain {
             throw error
         } catch {
-            throw SecError(errSecInternal, "\(error)").nsError
+            throw SecError(translating: error).nsError
         }
     }
 

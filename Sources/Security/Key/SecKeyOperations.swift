@@ -156,11 +156,6 @@ enum SecKeyOperations {
 
     /// Maps a crypto-layer failure during an operation to Apple's code for it (errSecParam for bad input).
     static func translate(_ error: any Error, _ algorithm: SecKeyAlgorithm) -> SecError {
-        guard let error = error as? CryptoError else { return SecError(errSecInternal, "\(algorithm.name): \(error)") }
-        switch error.code {
-        case .internalError: return SecError(errSecInternal, "\(algorithm.name): \(error.reason)")
-        case .unsupportedAlgorithm: return SecError(errSecUnimplemented, "\(algorithm.name): \(error.reason)")
-        default: return SecError.param("\(algorithm.name): \(error.reason)")
-        }
+        SecError(translating: error, context: algorithm.name)
     }
 }

@@ -68,7 +68,7 @@ enum SecItemStore {
             KeychainRegistry.reopen(store)
             return try mapStoreError { try body(try keychain.store()) }
         } catch let error as KeychainStoreError {
-            throw SecError(error.code.osStatus, error.reason)
+            throw SecError(error)
         }
     }
 

@@ -124,7 +124,7 @@ func mapStoreError<T>(_ body: () throws -> T) throws -> T {
     do {
         return try body()
     } catch let error as KeychainStoreError {
-        throw SecError(error.code.osStatus, error.reason)
+        throw SecError(error)
     }
 }
 

@@ -86,15 +86,3 @@ enum PKCS12Importer {
         }
     }
 }
-
-extension SecError {
-    /// Maps an OSecPKCS12 error to Apple's result codes (reference §7.1).
-    init(_ error: PKCS12Error) {
-        switch error.code {
-        case .authenticationFailed: self.init(errSecAuthFailed, "PKCS#12: \(error.reason)")
-        case .malformed, .unsupportedAlgorithm, .resourceLimit: self.init(errSecDecode, "PKCS#12: \(error.reason)")
-        case .invalidParameter: self.init(errSecParam, "PKCS#12: \(error.reason)")
-        default: self.init(errSecInternal, "PKCS#12: \(error.reason)")
-        }
-    }
-}

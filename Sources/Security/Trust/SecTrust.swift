@@ -189,7 +189,7 @@ public final class SecTrust: NSObject, @unchecked Sendable {
             let texts = mine.map { "\($0.check.detailText) (\($0.reason));" }.joined(separator: " ")
             perCertificate.append("Certificate \(index) “\(TrustText.summary(certificate))” has errors: \(texts)")
         }
-        let code = Int(decisive.check.osStatus)
+        let code = Int(SecError.status(for: decisive.check))
         let underlying = NSError(
             domain: NSOSStatusErrorDomain, code: code,
             userInfo: [NSLocalizedDescriptionKey: perCertificate.joined(separator: "\n")])
@@ -443,7 +443,7 @@ public func SecTrustCopyResult(_ trust: SecTrust) -> CFDictionary? {
         var codes: [Int] = []
         for failure in outcome.failures where failure.index == index {
             entry[failure.check.rawValue] = false
-            codes.append(Int(failure.check.osStatus))
+            codes.append(Int(SecError.status(for: failure.check)))
         }
         if !codes.isEmpty { entry["StatusCodes"] = codes }
         details.append(entry)
