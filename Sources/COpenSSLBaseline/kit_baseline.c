@@ -62,7 +62,7 @@ static int seal_once(EVP_PKEY *key, const EVP_MD *md, const EVP_CIPHER *cipher, 
 }
 
 static int open_once(EVP_PKEY *key, const EVP_MD *md, const EVP_CIPHER *cipher, const sealed_t *in, int length) {
-    unsigned char message_key[64];
+    unsigned char message_key[512]; // OpenSSL 3 wants room for a whole RSA block
     size_t key_length = sizeof message_key;
     int written = 0, last = 0, ok;
     EVP_PKEY_CTX *pctx = NULL;
