@@ -1,8 +1,12 @@
 // libFuzzer entry point for the X.509 parse paths: DER certificates (strict and Apple's prefix mode), CSRs,
-// PEM bundles, plus every lazily decoded extension. Built by `Fuzz/fuzz.sh x509`, which compiles OSecASN1,
-// OSecCrypto (+ the COpenSSLShims C file) and OSecX509 as separate instrumented modules and links this harness.
-// Signature checks (which go into OpenSSL) are deliberately not fuzzed here; the pointer use is confined to this file.
+// PEM bundles, plus every lazily decoded extension, and the crypto layer's key decoders (SPKI, PKCS#8, SEC1,
+// PKCS#1, all read with OSecASN1's parser before OpenSSL sees the key). Built by `Fuzz/fuzz.sh x509`, which
+// compiles OSecASN1, OSecCrypto (+ the COpenSSLShims C file) and OSecX509 as separate instrumented modules and
+// links this harness. Signature checks (which go into OpenSSL) are deliberately not fuzzed here; the pointer use is
+// confined to this file.
+import Foundation
 import OSecASN1
+import OSecCrypto
 import OSecX509
 
 private func exercise(_ cert: Certificate, input: [UInt8]) {
@@ -15,6 +19,7 @@ private func exercise(_ cert: Certificate, input: [UInt8]) {
     _ = cert.subject.normalizedContentBytes
     _ = try? cert.signatureAlgorithm.kind
     _ = cert.publicKeyInfo.kind
+    _ = try? cert.publicKeyInfo.makeKey()
     let e = cert.extensions
     _ = try? e.basicConstraints
     _ = try? e.keyUsage
@@ -49,5 +54,10 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if let certs = try? Certificate.certificates(fromPEMBytes: bytes[...]) {
         for cert in certs { exercise(cert, input: cert.derBytes) }
     }
+    let data = Data(bytes)
+    _ = try? AsymmetricKey(der: data)  // PKCS#1, SPKI, PKCS#8 or SEC1, told apart by shape
+    _ = try? AsymmetricKey(subjectPublicKeyInfo: data)
+    _ = try? AsymmetricKey(pkcs8: data)
+    _ = try? AsymmetricKey(sec1: data)
     return 0
 }

@@ -90,6 +90,16 @@ if [ -z "$(ls -A "$corpus")" ]; then
             openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout /dev/null \
                 -subj '/C=US/O=Fuzz/CN=fuzz.example' -addext 'subjectAltName=DNS:fuzz.example,IP:10.0.0.1,email:a@b.c' \
                 -outform DER -out "$corpus/csr.der" 2>/dev/null || true
+            # Keys for the key decoders: P-256 and RSA-1024 as PKCS#8, SPKI, SEC1 and PKCS#1.
+            openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -outform DER -out "$corpus/p256.p8" \
+                2>/dev/null || true
+            openssl pkey -inform DER -in "$corpus/p256.p8" -pubout -outform DER -out "$corpus/p256.spki" 2>/dev/null || true
+            openssl ec -inform DER -in "$corpus/p256.p8" -outform DER -out "$corpus/p256.sec1" 2>/dev/null || true
+            openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:1024 -outform DER -out "$corpus/rsa.p8" \
+                2>/dev/null || true
+            openssl pkey -inform DER -in "$corpus/rsa.p8" -pubout -outform DER -out "$corpus/rsa.spki" 2>/dev/null || true
+            openssl rsa -inform DER -in "$corpus/rsa.p8" -traditional -outform DER -out "$corpus/rsa.pkcs1" \
+                2>/dev/null || true
         fi
         ;;
     pkcs12)

@@ -24,7 +24,7 @@ WRAPPERS = {"OSecCrypto", "OSecSQLite", "OSecSystem", "OSecTLSCore", "OSecPostgr
 FACADES = {"Security", "CommonCrypto"}
 C_MODULE = re.compile(r"^\s*(@_implementationOnly\s+|internal\s+|package\s+|public\s+)?import\s+(C[A-Z]\w*|Glibc|Darwin|Musl)\b")
 ALWAYS_WRAPPER_ONLY = re.compile(
-    r"\bOpaquePointer\b|\bwithUnsafe\w*|\.baseAddress\b|assumingMemoryBound|bindMemory|unsafeBitCast|"
+    r"\bOpaquePointer\b|\bwithUnsafe\w*|\.baseAddress\b|assumingMemoryBound|bindMemory|unsafeBitCast|\.advanced\(by:|"
     r"\bUnsafe\w*Pointer\s*(\(|\.allocate)|\bUnsafe\w*BufferPointer\b|\.toOpaque\(|fromOpaque"
 )
 # The layer of every target: a target may depend only on targets of a lower layer.

@@ -24,6 +24,10 @@ struct BenchOptions {
     var seconds = 1.0
     var rounds = 3
     var only: [String] = []
+    /// `--suite NAME`: run only the suites whose name contains NAME (others are not even set up).
+    var suites: [String] = []
+    /// `--json FILE`: where to write every result row and the machine description (see `BenchReport`).
+    var jsonPath: String?
 
     static func parse(_ args: ArraySlice<String>) -> BenchOptions {
         var options = BenchOptions()
@@ -33,15 +37,31 @@ struct BenchOptions {
             case "--seconds": options.seconds = it.next().flatMap(Double.init) ?? options.seconds
             case "--rounds": options.rounds = it.next().flatMap(Int.init) ?? options.rounds
             case "--only": if let name = it.next() { options.only.append(name.lowercased()) }
+            case "--suite": if let name = it.next() { options.suites.append(name.lowercased()) }
+            case "--json":
+                guard let path = it.next() else { usage("--json needs a file name") }
+                options.jsonPath = path
             case "--quick":
                 options.seconds = 0.3
                 options.rounds = 1
             default:
-                FileHandle.standardError.write(Data("unknown option \(arg)\n".utf8))
-                exit(2)
+                usage("unknown option \(arg)")
             }
         }
         return options
+    }
+
+    private static func usage(_ message: String) -> Never {
+        FileHandle.standardError.write(
+            Data(
+                ("\(message)\nusage: opensecurity-bench [--seconds S] [--rounds N] [--suite NAME]... [--only NAME]... "
+                    + "[--quick] [--json FILE]\n").utf8))
+        exit(2)
+    }
+
+    /// Whether the suite is set up at all (`--suite`).
+    func runsSuite(_ name: String) -> Bool {
+        suites.isEmpty || suites.contains { name.lowercased().contains($0) }
     }
 
     func selects(_ name: String) -> Bool {
@@ -56,6 +76,11 @@ struct BenchResult {
     let ours: Double
     let openssl: Double
     let opensslLabel: String
+    /// The suite the row belongs to (`BenchSuite.name`).
+    var suite = ""
+    /// Every round's figure, in the order they ran (the best is `ours` / `openssl`; a failure is negative).
+    var oursRounds: [Double] = []
+    var opensslRounds: [Double] = []
     var ratio: Double { openssl > 0 ? ours / openssl : .nan }
 }
 
@@ -68,14 +93,32 @@ struct BenchRow {
     /// Runs OpenSSL's baseline for about `seconds`, returning units per second.
     let openssl: (Double) -> Double
 
+    /// Runs both sides `rounds` times, alternating and swapping which side goes first every round (so neither
+    /// always gets the warmer caches or the quieter moment), and keeps each side's best round.
     func run(_ options: BenchOptions) -> BenchResult {
-        var bestOurs = 0.0
-        var bestOpenSSL = 0.0
-        for _ in 0..<max(options.rounds, 1) {
-            bestOurs = max(bestOurs, ours(options.seconds))
-            bestOpenSSL = max(bestOpenSSL, openssl(options.seconds))
+        var oursRounds: [Double] = []
+        var opensslRounds: [Double] = []
+        for round in 0..<max(options.rounds, 1) {
+            if round % 2 == 0 {
+                oursRounds.append(ours(options.seconds))
+                opensslRounds.append(openssl(options.seconds))
+            } else {
+                opensslRounds.append(openssl(options.seconds))
+                oursRounds.append(ours(options.seconds))
+            }
         }
-        return BenchResult(name: name, unit: unit, ours: bestOurs, openssl: bestOpenSSL, opensslLabel: opensslLabel)
+        var result = BenchResult(
+            name: name, unit: unit, ours: Self.best(oursRounds), openssl: Self.best(opensslRounds),
+            opensslLabel: opensslLabel)
+        result.oursRounds = oursRounds
+        result.opensslRounds = opensslRounds
+        return result
+    }
+
+    /// The best round that succeeded, or -1 when none did. A row that can run only once (the keychain's add and
+    /// delete rows) reports -1 for the rounds after its first; every round stays in the JSON report.
+    private static func best(_ rounds: [Double]) -> Double {
+        rounds.filter { $0 > 0 }.max() ?? -1
     }
 }
 
@@ -103,16 +146,21 @@ func measure(_ seconds: Double, _ body: () throws -> Void) -> Double {
 }
 
 enum BenchTable {
+    /// Writes one line straight to standard output (unbuffered, so a piped run shows each row as it finishes).
+    static func line(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
     static func printHeader() {
-        Swift.print(
-            pad("benchmark", 44) + pad("ours", 16, right: true) + pad("OpenSSL", 16, right: true)
+        line(
+            pad("benchmark", 58) + pad("ours", 16, right: true) + pad("OpenSSL", 16, right: true)
                 + pad("ratio", 9, right: true) + "  OpenSSL entry point")
-        Swift.print(String(repeating: "-", count: 120))
+        line(String(repeating: "-", count: 120))
     }
 
     static func print(_ r: BenchResult) {
-        Swift.print(
-            pad(r.name, 44) + pad(format(r.ours, r.unit), 16, right: true)
+        line(
+            pad(r.name, 58) + pad(format(r.ours, r.unit), 16, right: true)
                 + pad(format(r.openssl, r.unit), 16, right: true)
                 + pad(String(format: "%.2f×", r.ratio), 9, right: true) + "  " + r.opensslLabel)
     }

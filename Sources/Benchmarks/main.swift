@@ -1,17 +1,34 @@
 // opensecurity-bench: throughput of OpenSecurity next to OpenSSL's own figure, measured in the same run.
 //
-// Usage: swift run -c release opensecurity-bench [--seconds S] [--rounds N] [--only NAME]
+// Usage: swift run -c release opensecurity-bench [--seconds S] [--rounds N] [--suite NAME]... [--only NAME]...
+//        [--json FILE]
 // Each row runs ours and OpenSSL's baseline alternately for `rounds` rounds of `seconds` each and keeps the best
-// round of each (the machine is shared and noisy; the best round is the least disturbed one).
+// round of each (the machine is shared and noisy; the best round is the least disturbed one). `--json FILE` also
+// writes every row and a description of the machine; scripts/bench-chart.py draws docs/benchmarks.svg from it.
 import Foundation
 
 var options = BenchOptions.parse(CommandLine.arguments.dropFirst())
-print("OpenSecurity benchmark — \(options.rounds) rounds × \(options.seconds) s per side, best round kept")
-print("")
+var report = BenchReport(options: options, machine: BenchMachine.current())
+BenchTable.line("OpenSecurity benchmark — \(options.rounds) rounds × \(options.seconds) s per side, best round kept")
+BenchTable.line(
+    "\(report.machine.cpu), \(report.machine.cores) cores; \(report.machine.openssl); \(report.machine.swift)")
+BenchTable.line("")
 BenchTable.printHeader()
-for suite in BenchSuites.all {
+for suite in BenchSuites.all where options.runsSuite(suite.name) {
     for row in suite.rows() where options.selects(suite.name) || options.selects(row.name) {
-        BenchTable.print(row.run(options))
+        var result = row.run(options)
+        result.suite = suite.name
+        BenchTable.print(result)
+        report.append(result)
     }
 }
 BenchScratch.removeAll()
+if let path = options.jsonPath {
+    do {
+        try report.write(to: path)
+        BenchTable.line("\nwrote \(report.rows.count) rows to \(path)")
+    } catch {
+        FileHandle.standardError.write(Data("cannot write \(path): \(error)\n".utf8))
+        exit(1)
+    }
+}

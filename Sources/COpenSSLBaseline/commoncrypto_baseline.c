@@ -14,7 +14,23 @@ static unsigned char *cc_message(int length) {
     return bytes;
 }
 
-#define CC_MEASURE OSEC_BENCH_MEASURE
+// Runs `body` in batches of 8 until `seconds` elapsed; sets `result` to calls per second, or -1 on failure.
+#define CC_MEASURE(seconds, body)                           \
+    do {                                                    \
+        long ops = 0;                                       \
+        double start = osec_bench_now(), elapsed = 0;       \
+        while (elapsed < (seconds)) {                       \
+            for (int i = 0; i < 8; i++) {                   \
+                if (!(body)) {                              \
+                    result = -1;                            \
+                    goto done;                              \
+                }                                           \
+                ops++;                                      \
+            }                                               \
+            elapsed = osec_bench_now() - start;             \
+        }                                                   \
+        result = (double)ops / elapsed;                     \
+    } while (0)
 
 double osec_baseline_cc_sha256(int length, double seconds) {
     double result = -1;

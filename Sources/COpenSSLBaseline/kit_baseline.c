@@ -91,7 +91,8 @@ double osec_baseline_envelope_seal(const char *public_pem, int length, double se
     unsigned char *in = kit_message(length);
     sealed_t sealed = {0};
     if (!key || !md || !cipher || !in) goto done;
-    OSEC_BENCH_MEASURE(seconds, (seal_once(key, md, cipher, in, length, &sealed) && (free(sealed.ciphertext), 1)));
+    OSEC_BENCH_MEASURE(seconds, (seal_once(key, md, cipher, in, length, &sealed) && (free(sealed.ciphertext), 1)),
+                       result);
 done:
     free(in);
     EVP_CIPHER_free(cipher);
@@ -108,7 +109,7 @@ double osec_baseline_envelope_open(const char *private_pem, int length, double s
     unsigned char *in = kit_message(length);
     sealed_t sealed = {0};
     if (!key || !md || !cipher || !in || !seal_once(key, md, cipher, in, length, &sealed)) goto done;
-    OSEC_BENCH_MEASURE(seconds, open_once(key, md, cipher, &sealed, length));
+    OSEC_BENCH_MEASURE(seconds, open_once(key, md, cipher, &sealed, length), result);
 done:
     free(sealed.ciphertext);
     free(in);

@@ -180,6 +180,14 @@ public func CCCryptorFinal(
     _ dataOutMoved: UnsafeMutablePointer<Int>!
 ) -> CCCryptorStatus {
     guard let cryptorRef else { return CCCryptorStatus(kCCSuccess) }
+    return finishCryptor(cryptorRef, dataOut, offset: 0, dataOutAvailable, dataOutMoved)
+}
+
+/// `CCCryptorFinal`, writing at `dataOut + offset` (`CCCrypt` continues the buffer its update filled).
+private func finishCryptor(
+    _ cryptorRef: CCCryptorRef, _ dataOut: UnsafeMutableRawPointer?, offset: Int, _ dataOutAvailable: Int,
+    _ dataOutMoved: UnsafeMutablePointer<Int>?
+) -> CCCryptorStatus {
     let status =
         cryptorRef.withCipher { cipher, pending -> CCStatusCode in
             dataOutMoved?.pointee = 0
@@ -200,7 +208,7 @@ public func CCCryptorFinal(
             pending = nil
             // Apple's writes nothing (and succeeds) when dataOut is nil.
             if let dataOut, !last.isEmpty {
-                RawBytes.store(last, at: dataOut)
+                RawBytes.store(last, at: dataOut, offset: offset)
                 dataOutMoved?.pointee = last.count
             }
             return .success
@@ -265,8 +273,7 @@ public func CCCrypt(
     let updated = CCCryptorUpdate(cryptor, dataIn, dataInLength, dataOut, dataOutAvailable, &updateLength)
     guard updated == CCCryptorStatus(kCCSuccess) else { return updated }
     var finalLength = 0
-    let finished = CCCryptorFinal(
-        cryptor, dataOut?.advanced(by: updateLength), dataOutAvailable - updateLength, &finalLength)
+    let finished = finishCryptor(cryptor, dataOut, offset: updateLength, dataOutAvailable - updateLength, &finalLength)
     dataOutMoved?.pointee = updateLength + finalLength
     return finished
 }

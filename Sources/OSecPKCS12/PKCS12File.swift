@@ -13,11 +13,11 @@ package enum PKCS12File {
     ///   - data: The file, DER or BER.
     ///   - password: The password; `nil` is treated as empty. For an empty password both the `00 00` BMP
     ///     encoding and the zero-length encoding are tried, as OpenSSL does.
+    ///   - kdfIterationLimit: the KDF iterations the whole file may cost (``PKCS12Limits/maximumTotalIterations``;
+    ///     smaller values are for tests).
     /// - Throws: `.authenticationFailed` for a wrong password (MAC mismatch; for files without a MAC, a
     ///   decryption failure or undecodable plaintext), `.malformed`, `.unsupportedAlgorithm` (naming the
     ///   OID) or `.resourceLimit` (among them: more KDF work than `kdfIterationLimit`).
-    ///   - kdfIterationLimit: the KDF iterations the whole file may cost (``PKCS12Limits/maximumTotalIterations``;
-    ///     smaller values are for tests).
     package static func decode(
         _ data: Data, password: String?, kdfIterationLimit: Int = PKCS12Limits.maximumTotalIterations
     ) throws(PKCS12Error) -> PKCS12Contents {

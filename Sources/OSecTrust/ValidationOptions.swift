@@ -10,7 +10,8 @@ package enum PeerName: Sendable, Hashable, CustomStringConvertible {
     /// An email address, matched against SAN rfc822Name.
     case email(String)
 
-    /// Parses a host string: an IP literal becomes ``ip``, anything else ``dns`` (Apple's SSLHostname behaviour).
+    /// Parses a host string: an IP literal becomes ``PeerName/ip(_:)``, anything else ``PeerName/dns(_:)``
+    /// (Apple's SSLHostname behaviour).
     package static func host(_ text: String) -> PeerName {
         var host = text
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }

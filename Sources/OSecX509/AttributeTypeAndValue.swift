@@ -17,12 +17,8 @@ package struct AttributeTypeAndValue: Hashable, Sendable {
         type = try NodeReader.oid(try reader.next("attribute type"))
         let value = try reader.next("attribute value")
         try reader.finish("AttributeTypeAndValue")
-        switch value.content {
-        case .primitive(let bytes): valueContent = bytes
-        case .constructed:
-            // Constructed values (rare: e.g. a SEQUENCE-valued attribute) keep the content octets.
-            valueContent = DERHeader.content(of: value.encodedBytes)
-        }
+        // Constructed values (rare: e.g. a SEQUENCE-valued attribute) keep their content octets too.
+        valueContent = value.contentBytes
         valueTag = value.identifier
         valueEncoding = value.encodedBytes
         if valueTag.tagClass == .universal {

@@ -151,30 +151,21 @@ extension Certificate {
     }
 
     /// Parses the first DER certificate of `bytes`, ignoring anything after it (Apple's
-    /// `SecCertificateCreateWithData` behaviour).
+    /// `SecCertificateCreateWithData` behaviour). Where it ends comes from OSecASN1's header reader (DER rules).
     package init(derEncodedPrefixOf bytes: [UInt8]) throws(X509Error) {
-        guard let length = Certificate.firstNodeLength(bytes) else {
-            throw X509Error(.malformed, "not a DER SEQUENCE")
+        let length: Int
+        do {
+            let header = try ASN1Header(reading: bytes[...])
+            guard header.identifier == .sequence, let encodedLength = header.encodedLength else {
+                throw X509Error(.malformed, "not a DER SEQUENCE")
+            }
+            length = encodedLength
+        } catch let error as X509Error {
+            throw error
+        } catch {
+            throw X509Error(.malformed, "not a DER SEQUENCE", underlying: error)
         }
         try self.init(derEncoded: length == bytes.count ? bytes : Array(bytes[..<length]))
-    }
-
-    /// The length of the first definite-length SEQUENCE (tag 0x30) in `bytes`, if it fits.
-    static func firstNodeLength(_ bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 2, bytes[0] == 0x30 else { return nil }
-        let first = bytes[1]
-        var length = 0
-        var header = 2
-        if first < 0x80 {
-            length = Int(first)
-        } else {
-            let count = Int(first & 0x7F)
-            guard count >= 1, count <= 4, bytes.count >= 2 + count else { return nil }
-            for index in 0..<count { length = length << 8 | Int(bytes[2 + index]) }
-            header += count
-        }
-        guard length <= bytes.count - header else { return nil }
-        return header + length
     }
 
     private init(node: ASN1Node, bytes: [UInt8]) throws {

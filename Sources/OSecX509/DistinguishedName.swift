@@ -72,20 +72,21 @@ package struct DistinguishedName: Sendable {
     /// Apple's normalized Name (`SecCertificateCopyNormalizedSubjectSequence`): PrintableString values are
     /// upper-cased (ASCII), trimmed and have internal blank runs collapsed; everything else is kept. Full SEQUENCE.
     package var normalizedDERBytes: [UInt8] {
+        let content = normalizedContentBytes
         var coder = DER.Serializer()
-        coder.appendConstructedNode(identifier: .sequence) { coder in
-            for rdn in rdns {
-                coder.appendConstructedNode(identifier: .set) { coder in
-                    for attribute in rdn.attributes { attribute.normalized.serialize(into: &coder) }
-                }
-            }
-        }
+        coder.appendConstructedNode(identifier: .sequence) { coder in coder.appendRawBytes(content) }
         return coder.serializedBytes
     }
 
-    /// The normalized Name contents without the outer SEQUENCE header (keychain `subj`/`issr`).
+    /// The normalized Name contents without the outer SEQUENCE header (keychain `subj`/`issr`): the RDN SETs.
     package var normalizedContentBytes: [UInt8] {
-        Array(DERHeader.content(of: normalizedDERBytes[...]))
+        var coder = DER.Serializer()
+        for rdn in rdns {
+            coder.appendConstructedNode(identifier: .set) { coder in
+                for attribute in rdn.attributes { attribute.normalized.serialize(into: &coder) }
+            }
+        }
+        return coder.serializedBytes
     }
 }
 

@@ -153,7 +153,7 @@ extension GeneralName: CustomStringConvertible {
 /// IPv4/IPv6 text conversion without Foundation or libc.
 package enum IPAddressText {
     /// Dotted quad for 4 octets, RFC 5952-ish uppercase-free hex groups for 16 (OpenSSL prints uncompressed uppercase
-    /// groups; see ``opensslFormat(_:)``), hex otherwise.
+    /// groups; see `opensslFormat(_:)`), hex otherwise.
     package static func format(_ bytes: ArraySlice<UInt8>) -> String {
         if bytes.count == 4 { return bytes.map { String($0) }.joined(separator: ".") }
         if bytes.count == 16 {

@@ -2,7 +2,7 @@ import OSecASN1
 
 /// A certificate time (RFC 5280 §4.1.2.5): whole seconds since the Unix epoch, plus the encoding it came in.
 ///
-/// Parsed without Foundation so certificate parsing stays fast; convert with ``date`` when needed.
+/// Parsed without Foundation so certificate parsing stays fast; convert to a `Date` when needed.
 package struct X509Time: Hashable, Sendable, Comparable {
     /// Seconds since 1970-01-01T00:00:00Z.
     package let secondsSinceEpoch: Int64

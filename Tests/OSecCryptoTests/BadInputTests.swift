@@ -6,7 +6,7 @@ import Testing
 
 @Suite struct BadInputTests {
     /// A fixed RSA-2048 key from the Wycheproof PKCS#1 decryption file (no key generation needed).
-    private static func wycheproofRSAKey() throws -> AsymmetricKey {
+    static func wycheproofRSAKey() throws -> AsymmetricKey {
         struct Group: Decodable { let privateKeyPkcs8: String }
         let file = try Wycheproof.load("rsa_pkcs1_2048_test.json", Group.self)
         return try AsymmetricKey(pkcs8: Hex.data(try #require(file.testGroups.first).privateKeyPkcs8))

@@ -30,6 +30,7 @@ double osec_baseline_p256_public_decode_fromdata(double seconds);
 #include "COpenSSLX509Baseline.h"
 #include "COpenSSLTrustBaseline.h"
 #include "COpenSSLCommonCryptoBaseline.h"
+#include "COpenSSLSecKeyBaseline.h"
 #include "COpenSSLKitBaseline.h"
 
 #endif

@@ -26,6 +26,12 @@ struct ASN1Parser {
         records.reserveCapacity(bytes.count / 10 + 4)
     }
 
+    /// A parser that only reads headers (``readHeader(_:limit:)``): no node table.
+    init(headersOf bytes: ArraySlice<UInt8>, rules: EncodingRules) {
+        self.bytes = bytes
+        self.rules = rules
+    }
+
     /// Parses exactly one node spanning all of `bytes`.
     mutating func parseSingleNode() throws {
         let end = try parseNode(at: bytes.startIndex, limit: bytes.endIndex, depth: 1)
@@ -40,19 +46,9 @@ struct ASN1Parser {
             throw ASN1Error(.tooDeeplyNested, "nesting deeper than \(DER.maximumNestingDepth)")
         }
         var cursor = position
-        let identifier = try readIdentifier(&cursor, limit: limit)
-        // Universal tag 0 is reserved for end-of-contents, which the indefinite-length loop consumes.
-        guard identifier.tagNumber != 0 || identifier.tagClass != .universal else {
-            throw ASN1Error(.invalidIdentifier, "unexpected end-of-contents / universal tag 0")
-        }
-        guard let length = try readLength(&cursor, limit: limit) else {
-            // Indefinite length.
-            guard rules.allowsIndefiniteLength else {
-                throw ASN1Error(.invalidLength, "indefinite length is not allowed by these encoding rules")
-            }
-            guard identifier.isConstructed else {
-                throw ASN1Error(.invalidLength, "indefinite length on a primitive node")
-            }
+        let (identifier, definiteLength) = try readHeader(&cursor, limit: limit)
+        guard let length = definiteLength else {
+            // Indefinite length (readHeader allowed it: the rules permit it and the node is constructed).
             let recordIndex = records.count
             records.append(
                 ASN1NodeRecord(
@@ -85,6 +81,29 @@ struct ASN1Parser {
         return contentEnd
     }
 
+    /// Reads one node's identifier and length octets at `cursor` (advancing it past them), not reading at or past
+    /// `limit`; a nil length means indefinite. Everything about a header the rules decide is checked here: the
+    /// identifier's and the length's encoding, universal tag 0 (end-of-contents, consumed by the indefinite-length
+    /// loop), indefinite lengths (allowed by the rules, constructed nodes only) and a definite length that does
+    /// not fit before `limit`. The full parser and ``ASN1Header`` both read headers through it.
+    func readHeader(_ cursor: inout Int, limit: Int) throws -> (identifier: ASN1Identifier, length: Int?) {
+        let identifier = try readIdentifier(&cursor, limit: limit)
+        guard identifier.tagNumber != 0 || identifier.tagClass != .universal else {
+            throw ASN1Error(.invalidIdentifier, "unexpected end-of-contents / universal tag 0")
+        }
+        let length = try readLength(&cursor, limit: limit)
+        if length == nil {
+            guard rules.allowsIndefiniteLength else {
+                throw ASN1Error(.invalidLength, "indefinite length is not allowed by these encoding rules")
+            }
+            guard identifier.isConstructed else {
+                throw ASN1Error(.invalidLength, "indefinite length on a primitive node")
+            }
+        }
+        return (identifier, length)
+    }
+
+    /// Reads the identifier octets at `cursor` (advancing it), not reading at or past `limit`.
     private func readIdentifier(_ cursor: inout Int, limit: Int) throws -> ASN1Identifier {
         guard cursor < limit else { throw ASN1Error(.truncatedField, "missing identifier") }
         let first = bytes[cursor]

@@ -1,6 +1,7 @@
 internal import COpenSSL
 internal import COpenSSLShims
 import Foundation
+import OSecASN1
 
 /// Largest key encoding accepted (a 16384-bit RSA private key is about 9.3 KiB of DER).
 let maximumKeyEncodingSize = 64 * 1024
@@ -98,19 +99,19 @@ extension AsymmetricKey {
     }
 
     static func decodeAnyDER(_ bytes: ArraySlice<UInt8>) throws(CryptoError) -> (OpaquePointer, Bool) {
-        var seq = try DERReader.single(bytes, DERReader.Tag.sequence)
+        var seq = try KeyDER.parse(bytes)
         let first = try seq.read()
         let second = try seq.read()
-        switch (first.tag, second.tag) {
-        case (DERReader.Tag.sequence, DERReader.Tag.bitString):
+        switch (first.identifier, second.identifier) {
+        case (.sequence, .bitString):
             return (try decodeSPKI(bytes), false)
-        case (DERReader.Tag.sequence, DERReader.Tag.octetString):
+        case (.sequence, .octetString):
             throw CryptoError(.invalidKey, "encrypted PKCS#8 key: a passphrase is required")
-        case (DERReader.Tag.integer, DERReader.Tag.sequence):
+        case (.integer, .sequence):
             return (try decodePKCS8(bytes), true)
-        case (DERReader.Tag.integer, DERReader.Tag.octetString) where DERReader.smallInteger(first) == 1:
+        case (.integer, .octetString) where KeyDER.smallInteger(first) == 1:
             return (try decodeSEC1(bytes, curveHint: nil), true)
-        case (DERReader.Tag.integer, DERReader.Tag.integer):
+        case (.integer, .integer):
             if seq.isAtEnd { return (try decodeRSA(bytes, isPrivate: false), false) }
             return (try decodeRSA(bytes, isPrivate: true), true)
         default:
@@ -180,20 +181,20 @@ extension AsymmetricKey {
     }
 
     static func decodeSPKI(_ bytes: ArraySlice<UInt8>) throws(CryptoError) -> OpaquePointer {
-        var spki = try DERReader.single(bytes, DERReader.Tag.sequence)
-        var algorithm = DERReader(try spki.read(DERReader.Tag.sequence).content)
-        let keyBits = try DERReader.bitStringBytes(try spki.read(DERReader.Tag.bitString))
+        var spki = try KeyDER.parse(bytes)
+        var algorithm = try KeyDER(try spki.read(.sequence))
+        let keyBits = try KeyDER.bitStringBytes(try spki.read(.bitString))
         try spki.expectEnd()
-        let oid = try algorithm.read(DERReader.Tag.oid)
-        if oid.content.elementsEqual(KnownOID.rsaEncryption) {
+        let oid = KeyDER.content(try algorithm.read(.objectIdentifier))
+        if oid.elementsEqual(KnownOID.rsaEncryption) {
             try readNullParameters(&algorithm)
             return try decodeRSA(keyBits, isPrivate: false)
         }
-        if oid.content.elementsEqual(KnownOID.ecPublicKey) {
+        if oid.elementsEqual(KnownOID.ecPublicKey) {
             let curve = try readNamedCurve(&algorithm)
             return try decodeECPoint(keyBits, curve: curve)
         }
-        if oid.content.elementsEqual(Ed25519.oidContent) {
+        if oid.elementsEqual(Ed25519.oidContent) {
             try algorithm.expectEnd()  // RFC 8410 §3: parameters MUST be absent
             return try decodeEd25519(keyBits, isPrivate: false)
         }
@@ -201,53 +202,50 @@ extension AsymmetricKey {
     }
 
     static func decodePKCS8(_ bytes: ArraySlice<UInt8>) throws(CryptoError) -> OpaquePointer {
-        var info = try DERReader.single(bytes, DERReader.Tag.sequence)
-        let version = DERReader.smallInteger(try info.read(DERReader.Tag.integer))
+        var info = try KeyDER.parse(bytes)
+        let version = KeyDER.smallInteger(try info.read(.integer))
         guard version == 0 || version == 1 else { throw CryptoError(.invalidKey, "unsupported PKCS#8 version") }
-        var algorithm = DERReader(try info.read(DERReader.Tag.sequence).content)
-        let privateKey = try info.read(DERReader.Tag.octetString)
-        _ = try info.readIfPresent(0xa0)  // attributes
-        _ = try info.readIfPresent(0x81)  // publicKey (v2, implicit BIT STRING)
+        var algorithm = try KeyDER(try info.read(.sequence))
+        let privateKey = KeyDER.content(try info.read(.octetString))
+        _ = try info.readIfPresent(.contextConstructed0)  // attributes
+        _ = try info.readIfPresent(.contextPrimitive1)  // publicKey (v2, implicit BIT STRING)
         try info.expectEnd()
-        let oid = try algorithm.read(DERReader.Tag.oid)
-        if oid.content.elementsEqual(KnownOID.rsaEncryption) {
+        let oid = KeyDER.content(try algorithm.read(.objectIdentifier))
+        if oid.elementsEqual(KnownOID.rsaEncryption) {
             try readNullParameters(&algorithm)
-            return try decodeRSA(privateKey.content, isPrivate: true)
+            return try decodeRSA(privateKey, isPrivate: true)
         }
-        if oid.content.elementsEqual(KnownOID.ecPublicKey) {
+        if oid.elementsEqual(KnownOID.ecPublicKey) {
             let curve = try readNamedCurve(&algorithm)
-            return try decodeSEC1(privateKey.content, curveHint: curve)
+            return try decodeSEC1(privateKey, curveHint: curve)
         }
-        if oid.content.elementsEqual(Ed25519.oidContent) {
+        if oid.elementsEqual(Ed25519.oidContent) {
             try algorithm.expectEnd()  // RFC 8410 §3: parameters MUST be absent
             // RFC 8410 §7: the privateKey OCTET STRING holds a CurvePrivateKey, itself an OCTET STRING.
-            var curvePrivateKey = DERReader(privateKey.content)
-            let seed = try curvePrivateKey.read(DERReader.Tag.octetString)
-            try curvePrivateKey.expectEnd()
-            return try decodeEd25519(seed.content, isPrivate: true)
+            return try decodeEd25519(try KeyDER.primitive(privateKey, .octetString), isPrivate: true)
         }
         throw CryptoError(.unsupportedAlgorithm, "PKCS#8 key algorithm is not RSA, EC or Ed25519")
     }
 
     static func decodeSEC1(_ bytes: ArraySlice<UInt8>, curveHint: ECCurve?) throws(CryptoError) -> OpaquePointer {
-        var key = try DERReader.single(bytes, DERReader.Tag.sequence)
-        guard DERReader.smallInteger(try key.read(DERReader.Tag.integer)) == 1 else {
+        var key = try KeyDER.parse(bytes)
+        guard KeyDER.smallInteger(try key.read(.integer)) == 1 else {
             throw CryptoError(.invalidKey, "unsupported ECPrivateKey version")
         }
-        let scalar = try key.read(DERReader.Tag.octetString).content
+        let scalar = KeyDER.content(try key.read(.octetString))
         var curve = curveHint
-        if let parameters = try key.readIfPresent(0xa0) {
-            var reader = DERReader(parameters.content)
-            let named = try readNamedCurve(&reader, )
+        if let parameters = try key.readIfPresent(.contextConstructed0) {
+            var reader = try KeyDER(parameters, .contextConstructed0)
+            let named = try readNamedCurve(&reader)
             guard curveHint == nil || curveHint == named else {
                 throw CryptoError(.invalidKey, "ECPrivateKey curve differs from the algorithm's curve")
             }
             curve = named
         }
         var point: ArraySlice<UInt8>?
-        if let publicKey = try key.readIfPresent(0xa1) {
-            var reader = DERReader(publicKey.content)
-            point = try DERReader.bitStringBytes(try reader.read())
+        if let publicKey = try key.readIfPresent(.contextConstructed1) {
+            var reader = try KeyDER(publicKey, .contextConstructed1)
+            point = try KeyDER.bitStringBytes(try reader.read())
             try reader.expectEnd()
         }
         try key.expectEnd()
@@ -257,20 +255,20 @@ extension AsymmetricKey {
     }
 
     /// Reads the optional NULL parameters of rsaEncryption and checks nothing follows.
-    private static func readNullParameters(_ algorithm: inout DERReader) throws(CryptoError) {
-        if let parameters = try algorithm.readIfPresent(DERReader.Tag.null), !parameters.content.isEmpty {
+    private static func readNullParameters(_ algorithm: inout KeyDER) throws(CryptoError) {
+        if let parameters = try algorithm.readIfPresent(.null), !KeyDER.content(parameters).isEmpty {
             throw CryptoError(.invalidKey, "rsaEncryption parameters must be NULL")
         }
         try algorithm.expectEnd()
     }
 
     /// Reads a namedCurve OID (explicit parameters are rejected) and checks nothing follows.
-    private static func readNamedCurve(_ reader: inout DERReader) throws(CryptoError) -> ECCurve {
-        guard let oid = try reader.readIfPresent(DERReader.Tag.oid) else {
+    private static func readNamedCurve(_ reader: inout KeyDER) throws(CryptoError) -> ECCurve {
+        guard let oid = try reader.readIfPresent(.objectIdentifier) else {
             throw CryptoError(.invalidKey, "EC key must use a named curve (explicit parameters are not supported)")
         }
         try reader.expectEnd()
-        guard let curve = ECCurve(oidContent: oid.content) else {
+        guard let curve = ECCurve(oidContent: KeyDER.content(oid)) else {
             throw CryptoError(.unsupportedAlgorithm, "EC curve is not P-256, P-384 or P-521")
         }
         return curve

@@ -5,8 +5,9 @@ import Foundation
 /// An RSA or EC key pair or public key. Owns one EVP_PKEY.
 ///
 /// `@unchecked Sendable`: the EVP_PKEY is never mutated after `init` (OpenSSL's internal export cache is
-/// guarded by the key's own lock), and EVP_PKEY is safe for concurrent read-only use. Every operation
-/// creates its own EVP_PKEY_CTX.
+/// guarded by the key's own lock), and EVP_PKEY is safe for concurrent read-only use. Every operation runs on
+/// an EVP_PKEY_CTX of its own: one parked in ``contexts`` by an earlier operation with the same parameters, or a
+/// new one (the pool is `Sendable` and hands each context to one caller at a time).
 package final class AsymmetricKey: @unchecked Sendable {
     /// The owned EVP_PKEY (module-internal; never escapes OSecCrypto).
     let raw: OpaquePointer
@@ -16,11 +17,16 @@ package final class AsymmetricKey: @unchecked Sendable {
     package let isPrivate: Bool
     /// RSA modulus bits; EC curve bits.
     package let bitSize: Int
+    /// The largest signature or RSA output block (EVP_PKEY_get_size): the output buffer size of sign and decrypt.
+    let maximumOutputSize: Int
+    /// Initialised contexts of finished operations, for the next operation with the same parameters.
+    let contexts = PKeyContextPool()
 
     /// Takes ownership of `pkey` (freed in deinit, also when this initializer throws).
     init(takingOwnershipOf pkey: OpaquePointer, isPrivate: Bool) throws(CryptoError) {
         self.raw = pkey
         self.isPrivate = isPrivate
+        self.maximumOutputSize = Int(EVP_PKEY_get_size(pkey))
         if EVP_PKEY_is_a(pkey, "RSA") == 1 {
             algorithm = .rsa
             bitSize = Int(EVP_PKEY_get_bits(pkey))

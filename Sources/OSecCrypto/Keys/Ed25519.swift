@@ -58,13 +58,15 @@ extension AsymmetricKey {
     }
 
     /// Signs `message` (the whole message: PureEdDSA hashes internally).
-    func ed25519Sign(_ message: Data) throws(CryptoError) -> Data {
+    func ed25519Sign<Output>(
+        _ message: some CryptoInput, as output: CryptoOutput<Output>
+    ) throws(CryptoError) -> Output {
         guard algorithm == .ed25519 else { throw CryptoError(.invalidParameter, "Ed25519 needs an Ed25519 key") }
         guard isPrivate else { throw CryptoError(.invalidParameter, "signing needs a private key") }
         let ctx = try DigestSigningContext()
         try ossl(EVP_DigestSignInit(ctx.raw, nil, nil, nil, raw), "EVP_DigestSignInit")
-        return try message.withBytes { (bytes, count) throws(CryptoError) in
-            try Data.filling(capacity: Ed25519.signatureLength) { (out) throws(CryptoError) in
+        return try message.withCryptoBytes { (bytes, count) throws(CryptoError) in
+            try output.filling(capacity: Ed25519.signatureLength) { (out) throws(CryptoError) in
                 var length = Ed25519.signatureLength
                 try ossl(
                     EVP_DigestSign(
@@ -76,27 +78,21 @@ extension AsymmetricKey {
     }
 
     /// Verifies an Ed25519 signature over `message`: false for a wrong or malformed signature.
-    func ed25519Verify(_ signature: Data, message: Data) throws(CryptoError) -> Bool {
+    func ed25519Verify(_ signature: some CryptoInput, message: some CryptoInput) throws(CryptoError) -> Bool {
         guard algorithm == .ed25519 else { throw CryptoError(.invalidParameter, "Ed25519 needs an Ed25519 key") }
-        guard signature.count == Ed25519.signatureLength else { return false }
+        guard signature.cryptoByteCount == Ed25519.signatureLength else { return false }
         let ctx = try DigestSigningContext()
         try ossl(EVP_DigestVerifyInit(ctx.raw, nil, nil, nil, raw), "EVP_DigestVerifyInit")
-        let rc = signature.withUnsafeBytes { (sig: UnsafeRawBufferPointer) -> Int32 in
-            message.withUnsafeBytes { (msg: UnsafeRawBufferPointer) -> Int32 in
+        let rc = try signature.withCryptoBytes { (sig, sigCount) throws(CryptoError) in
+            try message.withCryptoBytes { (msg, count) throws(CryptoError) in
                 EVP_DigestVerify(
-                    ctx.raw, sig.bindMemory(to: UInt8.self).baseAddress, sig.count,
-                    msg.bindMemory(to: UInt8.self).baseAddress, msg.count)
+                    ctx.raw, sig.assumingMemoryBound(to: UInt8.self), sigCount, msg.assumingMemoryBound(to: UInt8.self),
+                    count)
             }
         }
-        switch rc {
-        case 1: return true
-        case 0:
-            OpenSSLErrorQueue.clear()
-            return false
-        default:
-            OpenSSLErrorQueue.clear()
-            return false  // OpenSSL reports malformed signatures (e.g. S ≥ L) as errors, not as 0
-        }
+        // OpenSSL reports malformed signatures (e.g. S ≥ L) as errors, not as 0.
+        if rc != 1 { OpenSSLErrorQueue.clear() }
+        return rc == 1
     }
 
     /// An owned EVP_PKEY for raw Ed25519 key bytes (public key, or private seed).

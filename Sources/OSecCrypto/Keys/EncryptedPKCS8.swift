@@ -1,5 +1,6 @@
 internal import COpenSSL
 import Foundation
+import OSecASN1
 
 /// Decryption of EncryptedPrivateKeyInfo (RFC 5958) through OpenSSL, after checking the KDF cost.
 enum EncryptedPKCS8 {
@@ -37,36 +38,36 @@ enum EncryptedPKCS8 {
 
     /// Rejects iteration counts above ``KDF/maximumIterations`` (OpenSSL has no cap) and oversized scrypt.
     private static func checkCost(_ der: ArraySlice<UInt8>) throws(CryptoError) {
-        var outer = try DERReader.single(der, DERReader.Tag.sequence)
-        var algorithm = DERReader(try outer.read(DERReader.Tag.sequence).content)
-        let oid = try algorithm.read(DERReader.Tag.oid)
-        guard let parameters = try? algorithm.read(DERReader.Tag.sequence) else { return }
-        var params = DERReader(parameters.content)
-        if oid.content.elementsEqual(KnownOID.pbes2) {
-            var kdf = DERReader(try params.read(DERReader.Tag.sequence).content)
-            let kdfOID = try kdf.read(DERReader.Tag.oid)
-            var kdfParams = DERReader(try kdf.read(DERReader.Tag.sequence).content)
+        var outer = try KeyDER.parse(der)
+        var algorithm = try KeyDER(try outer.read(.sequence))
+        let oid = KeyDER.content(try algorithm.read(.objectIdentifier))
+        guard let parametersNode = try algorithm.readIfPresent(.sequence) else { return }
+        var params = try KeyDER(parametersNode)
+        if oid.elementsEqual(KnownOID.pbes2) {
+            var kdf = try KeyDER(try params.read(.sequence))
+            let kdfOID = KeyDER.content(try kdf.read(.objectIdentifier))
+            var kdfParams = try KeyDER(try kdf.read(.sequence))
             _ = try kdfParams.read()  // salt
-            if kdfOID.content.elementsEqual(KnownOID.pbkdf2) {
-                try checkIterations(try kdfParams.read(DERReader.Tag.integer))
-            } else if kdfOID.content.elementsEqual(KnownOID.scrypt) {
-                guard let n = DERReader.smallInteger(try kdfParams.read(DERReader.Tag.integer)),
-                    let r = DERReader.smallInteger(try kdfParams.read(DERReader.Tag.integer)),
-                    let p = DERReader.smallInteger(try kdfParams.read(DERReader.Tag.integer)),
+            if kdfOID.elementsEqual(KnownOID.pbkdf2) {
+                try checkIterations(try kdfParams.read(.integer))
+            } else if kdfOID.elementsEqual(KnownOID.scrypt) {
+                guard let n = try KeyDER.nonNegativeInteger(try kdfParams.read(.integer)),
+                    let r = try KeyDER.nonNegativeInteger(try kdfParams.read(.integer)),
+                    let p = try KeyDER.nonNegativeInteger(try kdfParams.read(.integer)),
                     n.multipliedReportingOverflow(by: r).overflow == false,
                     UInt64(n * r).multipliedReportingOverflow(by: UInt64(p)).overflow == false,
                     UInt64(n * r) * UInt64(p) <= KDF.maximumScryptWork
                 else { throw CryptoError(.resourceLimit, "scrypt parameters exceed the work limit") }
             }
-        } else if params.peekTag == DERReader.Tag.octetString {
+        } else if params.peekIdentifier == .octetString {
             // PBES1 / PKCS#12 PBE: SEQUENCE { salt OCTET STRING, iterations INTEGER }
             _ = try params.read()
-            try checkIterations(try params.read(DERReader.Tag.integer))
+            try checkIterations(try params.read(.integer))
         }
     }
 
-    private static func checkIterations(_ node: DERReader.Node) throws(CryptoError) {
-        guard let iterations = DERReader.smallInteger(node), iterations <= KDF.maximumIterations else {
+    private static func checkIterations(_ node: ASN1Node) throws(CryptoError) {
+        guard let iterations = try KeyDER.nonNegativeInteger(node), iterations <= KDF.maximumIterations else {
             throw CryptoError(.resourceLimit, "encrypted key iteration count above \(KDF.maximumIterations)")
         }
     }

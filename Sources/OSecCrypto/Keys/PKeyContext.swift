@@ -1,11 +1,15 @@
 internal import COpenSSL
 import Foundation
+import Synchronization
 
-/// Owns one EVP_PKEY_CTX for one operation (contexts are not shareable between threads).
-final class PKeyContext {
+/// Owns one EVP_PKEY_CTX.
+///
+/// `@unchecked Sendable`: a context is never used by two threads at once. It is used by the thread that created
+/// it, or parked in a key's ``PKeyContextPool``, which hands it to one caller at a time.
+final class PKeyContext: @unchecked Sendable {
     let raw: OpaquePointer
 
-    /// A context for an operation with `key` (the key is lent for the context's lifetime by the caller).
+    /// A context for an operation with `key` (the context holds its own reference to the key).
     init(key: OpaquePointer) throws(CryptoError) {
         raw = try ossl(EVP_PKEY_CTX_new_from_pkey(nil, key, nil), "EVP_PKEY_CTX_new_from_pkey")
     }
@@ -33,5 +37,119 @@ final class PKeyContext {
     /// Sets the signature digest (PKCS#1 DigestInfo / PSS hash).
     func setSignatureDigest(_ digest: DigestAlgorithm) throws(CryptoError) {
         try ossl(EVP_PKEY_CTX_set_signature_md(raw, try digest.fetched()), "EVP_PKEY_CTX_set_signature_md")
+    }
+
+    /// A context for `operation` on `key`: created, initialised for the operation and configured.
+    convenience init(key: OpaquePointer, for operation: PKeyOperation) throws(CryptoError) {
+        try self.init(key: key)
+        switch operation.kind {
+        case .sign: try ossl(EVP_PKEY_sign_init(raw), "EVP_PKEY_sign_init")
+        case .verify: try ossl(EVP_PKEY_verify_init(raw), "EVP_PKEY_verify_init")
+        case .encrypt: try ossl(EVP_PKEY_encrypt_init(raw), "EVP_PKEY_encrypt_init")
+        case .decrypt: try ossl(EVP_PKEY_decrypt_init(raw), "EVP_PKEY_decrypt_init")
+        }
+        if let padding = operation.padding { try setRSAPadding(padding) }
+        guard let digest = operation.digest else { return }
+        switch operation.kind {
+        case .sign, .verify:
+            try setSignatureDigest(digest)
+            if let saltLength = operation.pssSaltLength {
+                try ossl(EVP_PKEY_CTX_set_rsa_mgf1_md(raw, try digest.fetched()), "EVP_PKEY_CTX_set_rsa_mgf1_md")
+                try ossl(EVP_PKEY_CTX_set_rsa_pss_saltlen(raw, saltLength), "EVP_PKEY_CTX_set_rsa_pss_saltlen")
+            }
+        case .encrypt, .decrypt:
+            let md = try digest.fetched()
+            try ossl(EVP_PKEY_CTX_set_rsa_oaep_md(raw, md), "EVP_PKEY_CTX_set_rsa_oaep_md")
+            try ossl(EVP_PKEY_CTX_set_rsa_mgf1_md(raw, md), "EVP_PKEY_CTX_set_rsa_mgf1_md")
+        }
+    }
+}
+
+/// What an EVP_PKEY_CTX was initialised and configured for. Two operations with equal values can share a context
+/// one after the other: OpenSSL documents EVP_PKEY_sign, _verify, _encrypt and _decrypt as callable "more than
+/// once on the same context if several operations are performed using the same parameters".
+struct PKeyOperation: Hashable, Sendable {
+    enum Kind: Hashable, Sendable { case sign, verify, encrypt, decrypt }
+
+    let kind: Kind
+    /// The RSA padding mode, nil to keep OpenSSL's default (EC keys).
+    let padding: Int32?
+    /// Sign/verify: the signature digest set on the context (nil: sign the input as given). Encrypt/decrypt: the
+    /// OAEP and MGF1 digest.
+    let digest: DigestAlgorithm?
+    /// RSASSA-PSS only: the salt length (MGF1 then uses `digest`).
+    let pssSaltLength: Int32?
+
+    init(_ kind: Kind, padding: Int32? = nil, digest: DigestAlgorithm? = nil, pssSaltLength: Int32? = nil) {
+        self.kind = kind
+        self.padding = padding
+        self.digest = digest
+        self.pssSaltLength = pssSaltLength
+    }
+}
+
+/// Initialised EVP_PKEY_CTXs of one key that are not in use, by operation.
+///
+/// Creating and configuring a context costs more than an RSA-2048 verification's padding check and a good part
+/// of the verification itself (EVP_PKEY_CTX_new_from_pkey, the provider's signature lookup in *_init, the digest
+/// lookup by name behind EVP_PKEY_CTX_set_signature_md). A context cannot be shared by two threads, so each
+/// caller takes one out, uses it alone and puts it back: a key used from N threads at once holds up to N
+/// contexts per operation (bounded by ``maximumIdlePerOperation``).
+final class PKeyContextPool: Sendable {
+    /// Idle contexts kept per operation (more than the cores of most machines; extra ones are freed).
+    static let maximumIdlePerOperation = 8
+    /// Operations (distinct parameter sets) a key keeps contexts for; others get a fresh context every time.
+    static let maximumOperations = 8
+
+    private struct Slot {
+        let operation: PKeyOperation
+        var idle: [PKeyContext]
+    }
+
+    private let slots = Mutex<[Slot]>([])
+
+    /// An idle context for `operation`, if one is parked.
+    func take(_ operation: PKeyOperation) -> PKeyContext? {
+        slots.withLock { slots in
+            for index in slots.indices where slots[index].operation == operation {
+                return slots[index].idle.popLast()
+            }
+            return nil
+        }
+    }
+
+    /// Parks `context` (idle, initialised for `operation`) for the next caller, or frees it when the pool is full.
+    func park(_ context: PKeyContext, for operation: PKeyOperation) {
+        // A context the pool has no room for is returned from the lock and freed outside it.
+        let overflow: PKeyContext? = slots.withLock { slots in
+            for index in slots.indices where slots[index].operation == operation {
+                guard slots[index].idle.count < Self.maximumIdlePerOperation else { return context }
+                slots[index].idle.append(context)
+                return nil
+            }
+            guard slots.count < Self.maximumOperations else { return context }
+            slots.append(Slot(operation: operation, idle: [context]))
+            return nil
+        }
+        _ = overflow
+    }
+}
+
+extension AsymmetricKey {
+    /// Runs `body` with an EVP_PKEY_CTX set up for `operation`: a parked one when the key has one, else a new
+    /// one. After `body` returns the context is parked again; when it throws, the context is freed (nothing
+    /// half-done is ever reused).
+    func withContext<R>(
+        _ operation: PKeyOperation, _ body: (OpaquePointer) throws(CryptoError) -> R
+    ) throws(CryptoError) -> R {
+        let context: PKeyContext
+        if let parked = contexts.take(operation) {
+            context = parked
+        } else {
+            context = try PKeyContext(key: raw, for: operation)
+        }
+        let result = try body(context.raw)
+        contexts.park(context, for: operation)
+        return result
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import OSecSQLite
 
-/// An item's secret as stored: AES-256-GCM ciphertext bound to the item it belongs to (see ``SecretBinding``).
+/// An item's secret as stored: AES-256-GCM ciphertext bound to the item it belongs to (see `SecretBinding`).
 /// Opening it needs the item's protection-class key, so it fails with `interactionNotAllowed` when that key is
 /// locked away.
 package struct SealedSecret: Sendable {

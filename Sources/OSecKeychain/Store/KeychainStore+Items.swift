@@ -233,7 +233,7 @@ extension KeychainStore {
     /// Deleted rows do not stay readable on disk: the connection runs with `secure_delete` (freed space in the
     /// database is zeroed), and after a delete the WAL is checkpointed into the database and truncated, so the
     /// frames that held the rows are gone too (best effort: when another connection keeps reading the WAL for
-    /// longer than ``scrubWait``, the frames go at a later checkpoint).
+    /// longer than `scrubWait`, the frames go at a later checkpoint).
     package func delete(_ query: ItemQuery) throws(KeychainStoreError) -> Int {
         let (clause, bindings) = try ItemSQL.whereClause(query)
         let sql = "DELETE FROM \"\(query.itemClass.code)\"" + clause

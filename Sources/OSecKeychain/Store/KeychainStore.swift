@@ -11,7 +11,7 @@ import Synchronization
 /// (WhenUnlocked) and C (AfterFirstUnlock); the device key (`<path>.devkey`, mode 0600) wraps the class D
 /// (Always) key. The master key itself is wrapped by an scrypt-derived key from the password, or, for a
 /// keychain without password, by the device key. Secrets are sealed with AES-256-GCM under their class key,
-/// bound to the item they belong to (see ``SecretBinding``).
+/// bound to the item they belong to (see `SecretBinding`).
 ///
 /// ## Files
 /// Every keychain file is opened without following symbolic links and must belong to the user and be private
@@ -43,7 +43,7 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
     /// Recent find results, valid while no commit has happened (used under the connection's lock).
     let findResults = FindResultCache()
     private let cachesFindsStorage = Atomic<Bool>(true)
-    /// Whether this store may answer finds from ``FindResultCache`` (on by default; see also
+    /// Whether this store may answer finds from `FindResultCache` (on by default; see also
     /// ``findCachingEnabled``). Turning it off empties the cache.
     package var cachesFinds: Bool {
         get { cachesFindsStorage.load(ordering: .relaxed) && KeychainStore.findCachingEnabled.load(ordering: .relaxed) }
@@ -104,7 +104,9 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
     /// Opens the keychain at `path`, creating a keychain without password if there is none.
     /// Safe against other processes doing the same at the same time. An existing keychain on read-only storage is
     /// opened read-only.
-    /// - Parameter owner: the user id the files must belong to (default: the effective user; tests only).
+    /// - Parameters:
+    ///   - path: the keychain database file.
+    ///   - owner: the user id the files must belong to (default: the effective user; tests only).
     package static func openOrCreate(at path: String, owner: UInt32? = nil) throws(KeychainStoreError) -> KeychainStore
     {
         let files = KeychainFiles(database: path, owner: owner)
@@ -118,6 +120,7 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
 
     /// Creates a new keychain at `path` (directories 0700, files 0600).
     /// - Parameters:
+    ///   - path: the keychain database file to create.
     ///   - password: the keychain password; `nil` creates a keychain protected only by the device key.
     ///   - kdf: scrypt work factors, stored in the keychain (use ``KDFParameters/testing`` in tests only).
     ///   - owner: the user id the files must belong to (default: the effective user; tests only).
@@ -149,7 +152,9 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
 
     /// Opens an existing keychain. A password-protected keychain starts locked; one on read-only storage is
     /// opened read-only.
-    /// - Parameter owner: the user id the files must belong to (default: the effective user; tests only).
+    /// - Parameters:
+    ///   - path: the keychain database file.
+    ///   - owner: the user id the files must belong to (default: the effective user; tests only).
     /// - Throws: `noSuchKeychain` when there is no file, `invalidKeychain` when it is not a keychain or one of its
     ///   files is a symbolic link, another user's, or readable or writable by the group or others.
     package static func open(at path: String, owner: UInt32? = nil) throws(KeychainStoreError) -> KeychainStore {

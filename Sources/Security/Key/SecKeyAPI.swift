@@ -38,7 +38,7 @@ public func SecKeyCreateSignature(
     _ key: SecKey, _ algorithm: SecKeyAlgorithm, _ dataToSign: CFData,
     _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
 ) -> CFData? {
-    withCFError(error) { try SecKeyOperations.sign(key, algorithm, dataToSign.swiftData) as NSData }
+    withCFError(error) { try SecKeyOperations.sign(key, algorithm, dataToSign, as: .nsData) }
 }
 
 /// Apple's `SecKeyVerifySignature`; a mismatch gives false and errSecVerifyFailed.
@@ -47,7 +47,7 @@ public func SecKeyVerifySignature(
     _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
 ) -> Bool {
     withCFError(error) {
-        try SecKeyOperations.verify(key, algorithm, signedData.swiftData, signature.swiftData)
+        try SecKeyOperations.verify(key, algorithm, signedData, signature)
         return true
     } ?? false
 }
@@ -57,7 +57,7 @@ public func SecKeyCreateEncryptedData(
     _ key: SecKey, _ algorithm: SecKeyAlgorithm, _ plaintext: CFData,
     _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
 ) -> CFData? {
-    withCFError(error) { try SecKeyOperations.encrypt(key, algorithm, plaintext.swiftData) as NSData }
+    withCFError(error) { try SecKeyOperations.encrypt(key, algorithm, plaintext, as: .nsData) }
 }
 
 /// Apple's `SecKeyCreateDecryptedData`.
@@ -65,7 +65,7 @@ public func SecKeyCreateDecryptedData(
     _ key: SecKey, _ algorithm: SecKeyAlgorithm, _ ciphertext: CFData,
     _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
 ) -> CFData? {
-    withCFError(error) { try SecKeyOperations.decrypt(key, algorithm, ciphertext.swiftData) as NSData }
+    withCFError(error) { try SecKeyOperations.decrypt(key, algorithm, ciphertext, as: .nsData) }
 }
 
 /// Apple's `SecKeyCopyKeyExchangeResult`: ECDH, raw or through the X9.63 KDF

@@ -21,31 +21,41 @@ enum SecKeyOperations {
         (try? spec(key, operation, algorithm)) != nil
     }
 
-    private static func checkInputLength(_ spec: SecKeyAlgorithmSpec, _ input: Data) throws {
-        if let required = spec.requiredInputLength, input.count != required {
+    private static func checkInputLength(_ spec: SecKeyAlgorithmSpec, _ input: some CryptoInput) throws {
+        if let required = spec.requiredInputLength, input.cryptoByteCount != required {
             throw SecError.param(
-                "\(spec.algorithm.name): input is \(input.count) bytes, digest must be \(required) bytes")
+                "\(spec.algorithm.name): input is \(input.cryptoByteCount) bytes, digest must be \(required) bytes")
         }
     }
 
     static func sign(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ input: Data) throws -> Data {
+        try sign(key, algorithm, input, as: .data)
+    }
+
+    /// Signs `input` (read in place: a `CFData` is never converted to `Data`) into `output`'s container.
+    static func sign<Output>(
+        _ key: SecKey, _ algorithm: SecKeyAlgorithm, _ input: some CryptoInput, as output: CryptoOutput<Output>
+    ) throws -> Output {
         let spec = try spec(key, .sign, algorithm)
         guard case .signature(let scheme) = spec.kind else {
             throw SecError.param("\(algorithm.name): not a signature algorithm")
         }
         try checkInputLength(spec, input)
-        if case .rsaRaw = scheme, input.count != key.key.blockSize {
+        if case .rsaRaw = scheme, input.cryptoByteCount != key.key.blockSize {
             throw SecError.param(
-                "\(algorithm.name): input must be \(key.key.blockSize) bytes (the modulus size), got \(input.count)")
+                "\(algorithm.name): input must be \(key.key.blockSize) bytes (the modulus size), "
+                    + "got \(input.cryptoByteCount)")
         }
         do {
-            return try key.key.sign(input, scheme: scheme)
+            return try key.key.sign(input, scheme: scheme, as: output)
         } catch {
             throw translate(error, algorithm)
         }
     }
 
-    static func verify(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ input: Data, _ signature: Data) throws {
+    static func verify(
+        _ key: SecKey, _ algorithm: SecKeyAlgorithm, _ input: some CryptoInput, _ signature: some CryptoInput
+    ) throws {
         let spec = try spec(key, .verify, algorithm)
         guard case .signature(let scheme) = spec.kind else {
             throw SecError.param("\(algorithm.name): not a signature algorithm")
@@ -67,62 +77,87 @@ enum SecKeyOperations {
     }
 
     static func encrypt(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ plaintext: Data) throws -> Data {
+        try encrypt(key, algorithm, plaintext, as: .data)
+    }
+
+    /// Encrypts `plaintext` (read in place) into `output`'s container.
+    static func encrypt<Output>(
+        _ key: SecKey, _ algorithm: SecKeyAlgorithm, _ plaintext: some CryptoInput, as output: CryptoOutput<Output>
+    ) throws -> Output {
         let spec = try spec(key, .encrypt, algorithm)
         switch spec.kind {
         case .rsaEncryption(let padding):
             let k = key.key.blockSize
-            var input = plaintext
+            let count = plaintext.cryptoByteCount
             switch padding {
             case .none:
-                guard input.count <= k else {
+                guard count <= k else {
                     throw SecError.param(
                         "\(algorithm.name): plaintext is longer than the key's block size (\(k) bytes)")
                 }
-                if input.count < k { input = Data(count: k - input.count) + input }
             case .pkcs1:
-                guard input.count <= k - 11 else {
-                    throw SecError.param("\(algorithm.name): plaintext is \(input.count) bytes, at most \(k - 11) fit")
+                guard count <= k - 11 else {
+                    throw SecError.param("\(algorithm.name): plaintext is \(count) bytes, at most \(k - 11) fit")
                 }
             case .oaep(let h):
                 let limit = k - 2 * h.outputSize - 2
-                guard input.count <= limit else {
+                guard count <= limit else {
                     throw SecError.param(
-                        "\(algorithm.name): plaintext is \(input.count) bytes, at most \(max(limit, 0)) fit")
+                        "\(algorithm.name): plaintext is \(count) bytes, at most \(max(limit, 0)) fit")
                 }
             }
             do {
-                return try key.key.encrypt(input, padding: padding)
+                // Raw RSA left-pads a short plaintext with zeros to the block size (in the crypto layer).
+                return try key.key.encrypt(plaintext, padding: padding, label: Data(), as: output)
             } catch {
                 throw translate(error, algorithm)
             }
         case .ecies(let kdf, let variableIV):
-            return try SecKeyHybrid.eciesEncrypt(key, plaintext, kdf: kdf, variableIV: variableIV)
+            let sealed = try SecKeyHybrid.eciesEncrypt(key, plaintext.cryptoData, kdf: kdf, variableIV: variableIV)
+            return try copy(sealed, into: output)
         case .rsaHybrid(let h):
-            return try SecKeyHybrid.rsaEncrypt(key, plaintext, oaep: h)
+            return try copy(try SecKeyHybrid.rsaEncrypt(key, plaintext.cryptoData, oaep: h), into: output)
         default:
             throw SecError.param("\(algorithm.name): not an encryption algorithm")
         }
     }
 
     static func decrypt(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ ciphertext: Data) throws -> Data {
+        try decrypt(key, algorithm, ciphertext, as: .data)
+    }
+
+    /// Decrypts `ciphertext` (read in place) into `output`'s container.
+    static func decrypt<Output>(
+        _ key: SecKey, _ algorithm: SecKeyAlgorithm, _ ciphertext: some CryptoInput, as output: CryptoOutput<Output>
+    ) throws -> Output {
         let spec = try spec(key, .decrypt, algorithm)
         switch spec.kind {
         case .rsaEncryption(let padding):
-            guard ciphertext.count == key.key.blockSize else {
-                throw SecError.param(
-                    "\(algorithm.name): ciphertext must be \(key.key.blockSize) bytes, got \(ciphertext.count)")
+            let count = ciphertext.cryptoByteCount
+            guard count == key.key.blockSize else {
+                throw SecError.param("\(algorithm.name): ciphertext must be \(key.key.blockSize) bytes, got \(count)")
             }
             do {
-                return try key.key.decrypt(ciphertext, padding: padding)
+                return try key.key.decrypt(ciphertext, padding: padding, label: Data(), as: output)
             } catch {
                 throw SecError.param("\(algorithm.name): decryption failed")
             }
         case .ecies(let kdf, let variableIV):
-            return try SecKeyHybrid.eciesDecrypt(key, ciphertext, kdf: kdf, variableIV: variableIV)
+            let opened = try SecKeyHybrid.eciesDecrypt(key, ciphertext.cryptoData, kdf: kdf, variableIV: variableIV)
+            return try copy(opened, into: output)
         case .rsaHybrid(let h):
-            return try SecKeyHybrid.rsaDecrypt(key, ciphertext, oaep: h)
+            return try copy(try SecKeyHybrid.rsaDecrypt(key, ciphertext.cryptoData, oaep: h), into: output)
         default:
             throw SecError.param("\(algorithm.name): not an encryption algorithm")
+        }
+    }
+
+    /// A hybrid scheme's `Data` result in the caller's container.
+    private static func copy<Output>(_ data: Data, into output: CryptoOutput<Output>) throws -> Output {
+        do {
+            return try output.copying(data)
+        } catch {
+            throw SecError(errSecAllocate, "cannot allocate \(data.count) bytes")
         }
     }
 
