@@ -9,8 +9,9 @@
 //   → OSecX509
 //   → OSecPKCS12, OSecTrust
 //   → OSecKeychain
-//   → Security (Apple's API, module name `Security`)
+//   → Security (Apple's API, module name `Security`), CommonCrypto
 //   → OpenSecurityTLS (async TLS over POSIX sockets, in the Security product)
+//   → OpenSecurityKit (conveniences built only on Security, CommonCrypto and Foundation)
 //   → SecurityTool (`security` CLI), Benchmarks, LimboHarness
 // TLS: CLibSSL (libssl) → CTLSShims → OSecTLSCore (the only Swift code that touches libssl) → Security
 import PackageDescription
@@ -20,6 +21,7 @@ let package = Package(
     products: [
         .library(name: "Security", targets: ["Security", "OpenSecurityTLS"]),
         .library(name: "CommonCrypto", targets: ["CommonCrypto"]),
+        .library(name: "OpenSecurityKit", targets: ["OpenSecurityKit"]),
         .executable(name: "security", targets: ["SecurityTool"]),
         .executable(name: "opensecurity-bench", targets: ["Benchmarks"]),
         .executable(name: "limbo-harness", targets: ["LimboHarness"]),
@@ -87,18 +89,21 @@ let package = Package(
         // The small modern TLS API (async TLSConnection / TLSListener), shipped in the Security product.
         .target(name: "OpenSecurityTLS", dependencies: ["Security", "OSecTLSCore", "OSecSystem"]),
 
+        // MARK: Conveniences on Apple's API only (keychain one-liners, RSA helpers, the transport envelope)
+        .target(name: "OpenSecurityKit", dependencies: ["Security", "CommonCrypto"]),
+
         // MARK: Tools
         .executableTarget(
             name: "SecurityTool",
             dependencies: [
                 "Security", "CommonCrypto", "OSecASN1", "OSecCrypto", "OSecX509", "OSecSystem", "OSecKeychainAgent",
-                "OpenSecurityTLS",
+                "OpenSecurityTLS", "OpenSecurityKit",
             ]),
         .executableTarget(
             name: "Benchmarks",
             dependencies: [
                 "Security", "OSecCrypto", "OSecX509", "OSecKeychain", "OpenSSLBaseline", "CommonCrypto",
-                "OSecTLSCore", "OSecSync", "OSecPostgres",
+                "OSecTLSCore", "OSecSync", "OSecPostgres", "OpenSecurityKit",
             ]),
         // x509-limbo testcases through Apple's API, for limbo-harness and the conformance test.
         .target(name: "OSecLimbo", dependencies: ["Security", "OSecASN1"]),
@@ -150,6 +155,9 @@ let package = Package(
         .testTarget(
             name: "CommonCryptoSwift5Tests", dependencies: ["CommonCrypto"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(
+            name: "OpenSecurityKitTests",
+            dependencies: ["OpenSecurityKit", "Security", "CommonCrypto", "OSecTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

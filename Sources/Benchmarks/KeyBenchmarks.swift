@@ -16,6 +16,7 @@ enum BenchSuites {
         BenchSuite(name: "tool", rows: ToolStartupBenchmarks.rows),
         BenchSuite(name: "tls", rows: TLSBenchmarks.rows),
         BenchSuite(name: "sync", rows: SyncBenchmarks.rows),
+        BenchSuite(name: "kit", rows: KitBenchmarks.rows),
     ]
 }
 

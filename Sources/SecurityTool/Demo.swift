@@ -8,6 +8,7 @@ enum Demo {
             try keys()
             try pki()
             try tls()
+            try DemoKit.run()
             print("\nDemo finished: every step succeeded.")
             return 0
         } catch {

@@ -21,8 +21,13 @@ public enum OpenSSLCLI {
 
     /// Runs `openssl args…`, feeding `stdin`, and collects status, stdout and stderr.
     public static func run(args: [String], stdin: Data? = nil) throws -> Result {
+        try run(program: executable, args: args, stdin: stdin)
+    }
+
+    /// Runs any program (a peer other than openssl: python3, keytool) the same way.
+    public static func run(program: String, args: [String], stdin: Data? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
+        process.executableURL = URL(fileURLWithPath: program)
         process.arguments = args
         let input = Pipe()
         let output = Pipe()

@@ -33,5 +33,6 @@ double osec_baseline_p256_public_decode_fromdata(double seconds);
 #include "COpenSSLSecKeyBaseline.h"
 #include "COpenSSLTLSBaseline.h"
 #include "COpenSSLSyncBaseline.h"
+#include "COpenSSLKitBaseline.h"
 
 #endif
