@@ -98,6 +98,9 @@ def compiler_arguments(module):
             kept += [argument, arguments[index + 1]]
             index += 2
             continue
+        if argument.startswith("-I") and len(argument) > 2:
+            # A system library's pkg-config include path (e.g. -I/usr/include/postgresql for libpq).
+            kept.append(argument)
         index += 1
     modules = os.path.join(ROOT, ".build", "debug", "Modules")
     return ["-I", modules] + kept
