@@ -96,8 +96,8 @@ let package = Package(
         .executableTarget(
             name: "SecurityTool",
             dependencies: [
-                "Security", "CommonCrypto", "OSecASN1", "OSecCrypto", "OSecX509", "OSecSystem", "OSecKeychainAgent",
-                "OpenSecurityTLS", "OpenSecurityKit",
+                "Security", "CommonCrypto", "OSecASN1", "OSecSystem", "OSecKeychainAgent", "OpenSecurityTLS",
+                "OpenSecurityKit",
             ]),
         .executableTarget(
             name: "Benchmarks",

@@ -1,5 +1,4 @@
 import Foundation
-import OSecCrypto
 import OSecSystem
 import Security
 
@@ -141,44 +140,16 @@ enum ExportCommand {
 
     // MARK: Encoding
 
-    /// Apple's external representation (PKCS#1 / X9.63) back to an OpenSSL key.
-    static func asymmetricKey(_ key: SecKey) throws -> AsymmetricKey {
-        var error: Unmanaged<CFError>?
-        guard let external = SecKeyCopyExternalRepresentation(key, &error) as Data? else {
-            let code = OSStatus(truncatingIfNeeded: error?.takeRetainedValue().code ?? Int(errSecInternal))
-            throw Failure(status: code, call: "SecItemExport")
-        }
-        let attributes = SecKeyCopyAttributes(key) as? [String: Any] ?? [:]
-        let isRSA = (attributes[kSecAttrKeyType as String] as? String) == (kSecAttrKeyTypeRSA as String)
+    /// A key in `format` (`openssl`: PKCS#1 / SEC1 / SubjectPublicKeyInfo; `pkcs8`), encrypted PKCS#8 when
+    /// `wrapping` is given.
+    static func keyData(
+        _ key: SecKey, format: OpenSecurityKeys.ExportFormat, pem: Bool, wrapping: String?
+    ) throws
+        -> Data
+    {
         do {
-            if isRSA { return try AsymmetricKey(der: external) }
-            let isPrivate = (attributes[kSecAttrKeyClass as String] as? String) == (kSecAttrKeyClassPrivate as String)
-            return isPrivate
-                ? try AsymmetricKey(ecPrivateKeyX963: external) : try AsymmetricKey(ecPublicKeyX963: external)
-        } catch {
-            throw Failure(status: errSecInternal, call: "SecItemExport")
-        }
-    }
-
-    /// A key in the `openssl` format: PKCS#1 (RSA private), SEC1 (EC private), SubjectPublicKeyInfo (public).
-    static func openssl(_ key: AsymmetricKey, pem: Bool) throws -> Data {
-        do {
-            if key.isPrivate {
-                let isRSA = key.algorithm == .rsa
-                if pem { return Data(try key.pem(isRSA ? .pkcs1 : .sec1).utf8) }
-                return isRSA ? try key.rsaPKCS1DER : try key.sec1DER
-            }
-            return pem ? Data(try key.pem(.spki).utf8) : try key.subjectPublicKeyInfoDER
-        } catch {
-            throw Failure(status: errSecInternal, call: "SecItemExport")
-        }
-    }
-
-    static func pkcs8(_ key: AsymmetricKey, pem: Bool, passphrase: Data?) throws -> Data {
-        guard key.isPrivate else { return try openssl(key, pem: pem) }
-        do {
-            if pem { return Data(try key.pem(.pkcs8, passphrase: passphrase).utf8) }
-            return try passphrase.map { try key.encryptedPKCS8DER(passphrase: $0) } ?? key.pkcs8DER
+            return try OpenSecurityKeys.exportKey(
+                key, format: format, pem: pem, passphrase: ImportCommand.isPrivate(key) ? wrapping : nil)
         } catch {
             throw Failure(status: errSecInternal, call: "SecItemExport")
         }
@@ -198,7 +169,7 @@ enum ExportCommand {
     static func encode(
         _ selection: Selection, format: String, pem: Bool, wrap: Bool, passphrase: inout String?
     ) throws -> Data {
-        let wrapping = wrap ? Data(try Self.passphrase(&passphrase).utf8) : nil
+        let wrapping = wrap ? try Self.passphrase(&passphrase) : nil
         switch format {
         case "x509":
             guard selection.count == 1,
@@ -217,9 +188,7 @@ enum ExportCommand {
             else {
                 throw Failure(status: errSecUnsupportedFormat, call: "SecItemExport")
             }
-            let converted = try asymmetricKey(key)
-            if format == "pkcs8" || wrapping != nil { return try pkcs8(converted, pem: pem, passphrase: wrapping) }
-            return try openssl(converted, pem: pem)
+            return try keyData(key, format: format == "pkcs8" ? .pkcs8 : .openssl, pem: pem, wrapping: wrapping)
         case "pemseq":
             var text = Data()
             for certificate in selection.certificates {
@@ -231,10 +200,10 @@ enum ExportCommand {
                 _ = SecIdentityCopyCertificate(identity, &certificate)
                 _ = SecIdentityCopyPrivateKey(identity, &key)
                 if let certificate { text += Data(OpenSecurityCertificates.pemRepresentation(of: certificate).utf8) }
-                if let key { text += try pemKey(try asymmetricKey(key), wrapping: wrapping) }
+                if let key { text += try keyData(key, format: .openssl, pem: true, wrapping: wrapping) }
             }
             for key in selection.privateKeys.map(\.key) + selection.publicKeys {
-                text += try pemKey(try asymmetricKey(key), wrapping: wrapping)
+                text += try keyData(key, format: .openssl, pem: true, wrapping: wrapping)
             }
             return text
         case "pkcs12":
@@ -282,10 +251,5 @@ enum ExportCommand {
         guard let own, let a = SecKeyCopyPublicKey(own), let b = SecKeyCopyPublicKey(key) else { return false }
         return (SecKeyCopyExternalRepresentation(a, nil) as Data?)
             == (SecKeyCopyExternalRepresentation(b, nil) as Data?)
-    }
-
-    private static func pemKey(_ key: AsymmetricKey, wrapping: Data?) throws -> Data {
-        if key.isPrivate, let wrapping { return try pkcs8(key, pem: true, passphrase: wrapping) }
-        return try openssl(key, pem: true)
     }
 }

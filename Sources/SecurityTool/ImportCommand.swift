@@ -1,5 +1,4 @@
 import Foundation
-import OSecCrypto
 import Security
 
 /// `security import inputfile [-k keychain] [-t type] [-f format] [-w] [-x] [-P passphrase] [-a name value]…
@@ -29,7 +28,7 @@ enum ImportCommand {
     enum Piece {
         case certificate(SecCertificate)
         /// A key, and whether it needed the passphrase.
-        case key(AsymmetricKey)
+        case key(SecKey)
     }
 
     /// Why an import failed: an OSStatus for `security: SecKeychainItemImport: <message>`.
@@ -113,7 +112,7 @@ enum ImportCommand {
         default:
             if let text = String(data: contents, encoding: .utf8), text.contains("-----BEGIN") { return "pemseq" }
             if SecCertificateCreateWithData(nil, contents as NSData) != nil { return "x509" }
-            if (try? AsymmetricKey(der: contents)) != nil || isEncryptedPKCS8(contents) { return "openssl" }
+            if (try? OpenSecurityKeys.importKey(contents)) != nil || isEncryptedPKCS8(contents) { return "openssl" }
             return "pkcs12"
         }
     }
@@ -231,12 +230,11 @@ enum ImportCommand {
                 } else if keyLabels.contains(block.label) {
                     let encrypted =
                         block.label == "ENCRYPTED PRIVATE KEY" || block.text.contains("Proc-Type: 4,ENCRYPTED")
-                    let secret = encrypted ? Data(try obtainPassphrase(&passphrase).utf8) : nil
+                    let secret = encrypted ? try obtainPassphrase(&passphrase) : nil
                     do {
-                        pieces.append(.key(try AsymmetricKey(pem: block.text, passphrase: secret)))
+                        pieces.append(.key(try OpenSecurityKeys.importKey(pem: block.text, passphrase: secret)))
                     } catch {
-                        throw Failure(
-                            status: error.code == .authenticationFailed ? errSecAuthFailed : errSecUnknownFormat)
+                        throw Failure(status: importStatus(error))
                     }
                 }
             }
@@ -246,42 +244,27 @@ enum ImportCommand {
         if let certificate = SecCertificateCreateWithData(nil, contents as NSData) {
             return [.certificate(certificate)]
         }
-        if isEncryptedPKCS8(contents), (try? AsymmetricKey(der: contents)) == nil {
-            let secret = Data(try obtainPassphrase(&passphrase).utf8)
-            do {
-                return [.key(try AsymmetricKey(encryptedPKCS8: contents, passphrase: secret))]
-            } catch {
-                throw Failure(status: error.code == .authenticationFailed ? errSecAuthFailed : errSecUnknownFormat)
-            }
+        if let key = try? OpenSecurityKeys.importKey(contents) { return [.key(key)] }
+        guard isEncryptedPKCS8(contents) else { throw Failure(status: errSecUnknownFormat) }
+        let secret = try obtainPassphrase(&passphrase)
+        do {
+            return [.key(try OpenSecurityKeys.importKey(contents, passphrase: secret))]
+        } catch {
+            throw Failure(status: importStatus(error))
         }
-        guard let key = try? AsymmetricKey(der: contents) else { throw Failure(status: errSecUnknownFormat) }
-        return [.key(key)]
     }
 
-    /// Apple's external representation of a key (PKCS#1 for RSA, X9.63 for EC), for `SecKeyCreateWithData`.
-    static func secKey(_ key: AsymmetricKey) throws -> SecKey {
-        let data: Data
-        let type: CFString
-        do {
-            switch key.algorithm {
-            case .rsa: (data, type) = (try key.rsaPKCS1DER, kSecAttrKeyTypeRSA)
-            case .ec: (data, type) = (try key.x963Representation, kSecAttrKeyTypeECSECPrimeRandom)
-            case .ed25519: throw Failure(status: errSecUnsupportedFormat)
-            }
-        } catch let failure as Failure {
-            throw failure
-        } catch {
-            throw Failure(status: errSecUnknownFormat)
-        }
-        let attributes: [String: Any] = [
-            kSecAttrKeyType as String: type,
-            kSecAttrKeyClass as String: key.isPrivate ? kSecAttrKeyClassPrivate : kSecAttrKeyClassPublic,
-        ]
-        var error: Unmanaged<CFError>?
-        guard let secKey = SecKeyCreateWithData(data as NSData, attributes as NSDictionary, &error) else {
-            throw Failure(status: OSStatus(truncatingIfNeeded: error?.takeRetainedValue().code ?? Int(errSecDecode)))
-        }
-        return secKey
+    /// A wrong passphrase stays errSecAuthFailed; anything else that is not a key is errSecUnknownFormat.
+    static func importStatus(_ error: any Error) -> OSStatus {
+        let error = error as NSError
+        return error.domain == NSOSStatusErrorDomain && error.code == Int(errSecAuthFailed)
+            ? errSecAuthFailed : errSecUnknownFormat
+    }
+
+    /// Whether `key` is a private key (its `kSecAttrKeyClass`).
+    static func isPrivate(_ key: SecKey) -> Bool {
+        let attributes = SecKeyCopyAttributes(key) as? [String: Any] ?? [:]
+        return (attributes[kSecAttrKeyClass as String] as? String) == (kSecAttrKeyClassPrivate as String)
     }
 
     static func add(_ pieces: [Piece], keychain: SecKeychain?, type: String?, extractable: Bool) throws -> Counts {
@@ -292,30 +275,28 @@ enum ImportCommand {
         if let keychain { target[kSecUseKeychain as String] = keychain }
         var paired: Set<Int> = []
         for key in keys {
+            let isPrivateKey = Self.isPrivate(key)
             let wanted =
-                type == nil || type == "agg" || (type == "priv" && key.isPrivate) || (type == "pub" && !key.isPrivate)
+                type == nil || type == "agg" || (type == "priv" && isPrivateKey) || (type == "pub" && !isPrivateKey)
             guard wanted else { continue }
-            let secKey = try secKey(key)
             var query = target
-            query[kSecValueRef as String] = secKey
-            query[kSecAttrLabel as String] = key.isPrivate ? "Imported Private Key" : "Imported Public Key"
-            if key.isPrivate && !extractable { query[kSecAttrIsExtractable as String] = false }
+            query[kSecValueRef as String] = key
+            query[kSecAttrLabel as String] = isPrivateKey ? "Imported Private Key" : "Imported Public Key"
+            if isPrivateKey && !extractable { query[kSecAttrIsExtractable as String] = false }
             // A private key with its certificate in the same file is an identity.
-            let publicKey = key.publicKey
+            let own = SecKeyCopyPublicKey(key).flatMap { SecKeyCopyExternalRepresentation($0, nil) as Data? }
             let match = certificates.firstIndex { certificate in
                 guard let certificateKey = SecCertificateCopyKey(certificate),
-                    let external = SecKeyCopyExternalRepresentation(certificateKey, nil) as Data?,
-                    let own = try? (key.algorithm == .rsa ? publicKey.rsaPKCS1DER : publicKey.x963Representation)
-                        as Data
+                    let external = SecKeyCopyExternalRepresentation(certificateKey, nil) as Data?, let own
                 else { return false }
                 return external == own
             }
-            if key.isPrivate, let match {
+            if isPrivateKey, let match {
                 query[kSecAttrLabel as String] = SecCertificateCopySubjectSummary(certificates[match])
             }
             let status = SecItemAdd(query as CFDictionary, nil)
             guard status == errSecSuccess else { throw Failure(status: status) }
-            if key.isPrivate, let match {
+            if isPrivateKey, let match {
                 paired.insert(match)
                 var certificateQuery = target
                 certificateQuery[kSecValueRef as String] = certificates[match]

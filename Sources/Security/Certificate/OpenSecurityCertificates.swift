@@ -25,12 +25,15 @@ public enum OpenSecurityCertificates {
         case ipAddress(String)
     }
 
-    /// RFC 5280 keyUsage bits.
+    /// RFC 5280 keyUsage bits (§4.2.1.3), for building certificates and for the usages a trust evaluation
+    /// requires (`OpenSecurityTrust.setRequiredKeyUsage`).
     public struct KeyUsage: OptionSet, Hashable, Sendable {
         public let rawValue: UInt16
         public init(rawValue: UInt16) { self.rawValue = rawValue }
         public static let digitalSignature = KeyUsage(rawValue: 1 << 0)
         public static let nonRepudiation = KeyUsage(rawValue: 1 << 1)
+        /// X.509's newer name of `nonRepudiation`.
+        public static let contentCommitment = nonRepudiation
         public static let keyEncipherment = KeyUsage(rawValue: 1 << 2)
         public static let dataEncipherment = KeyUsage(rawValue: 1 << 3)
         public static let keyAgreement = KeyUsage(rawValue: 1 << 4)

@@ -62,6 +62,45 @@ public enum OpenSecurityKeys {
         }
     }
 
+    /// The encodings ``exportKey(_:format:pem:passphrase:)`` writes.
+    public enum ExportFormat: Sendable {
+        /// What `openssl` writes by default: PKCS#1 `RSAPrivateKey` for an RSA private key, SEC1 `ECPrivateKey`
+        /// for an EC private key, SubjectPublicKeyInfo for a public key (macOS `security export -f openssl`).
+        case openssl
+        /// PKCS#8 `PrivateKeyInfo` for a private key (`EncryptedPrivateKeyInfo` with a passphrase: PBES2 with
+        /// PBKDF2-HMAC-SHA256 and AES-256-CBC), SubjectPublicKeyInfo for a public key (`-f pkcs8`).
+        case pkcs8
+    }
+
+    /// The key in `format`, as DER or (`pem`) as PEM text in UTF-8.
+    ///
+    /// - Parameter passphrase: encrypts a private key (PKCS#8 only: with ``ExportFormat/openssl`` a passphrase
+    ///   selects encrypted PKCS#8, as macOS's `security export -w` does). A public key is never encrypted.
+    /// - Throws: an `NSError` in `NSOSStatusErrorDomain`: errSecParam for a passphrase on a public key.
+    public static func exportKey(
+        _ key: SecKey, format: ExportFormat, pem: Bool, passphrase: String? = nil
+    ) throws
+        -> Data
+    {
+        let asymmetric = key.key
+        let secret = passphrase.map { Data($0.utf8) }
+        do {
+            guard asymmetric.isPrivate else {
+                guard secret == nil else { throw SecError.param("a public key is not encrypted") }
+                return pem ? Data(try asymmetric.pem(.spki).utf8) : try asymmetric.subjectPublicKeyInfoDER
+            }
+            if format == .pkcs8 || secret != nil {
+                if pem { return Data(try asymmetric.pem(.pkcs8, passphrase: secret).utf8) }
+                return try secret.map { try asymmetric.encryptedPKCS8DER(passphrase: $0) } ?? asymmetric.pkcs8DER
+            }
+            let isRSA = asymmetric.algorithm == .rsa
+            if pem { return Data(try asymmetric.pem(isRSA ? .pkcs1 : .sec1).utf8) }
+            return isRSA ? try asymmetric.rsaPKCS1DER : try asymmetric.sec1DER
+        } catch {
+            throw SecError(translating: error, context: "key export").nsError
+        }
+    }
+
     /// The DER SubjectPublicKeyInfo of a key's public half (what X.509 certificates, Java's
     /// `X509EncodedKeySpec` and `openssl pkey -pubin -inform DER` use; Apple's own export is PKCS#1).
     public static func subjectPublicKeyInfo(of key: SecKey) throws -> Data {

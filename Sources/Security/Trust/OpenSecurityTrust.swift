@@ -9,30 +9,9 @@ import OSecX509
 /// requirements, so a chain trusted with an extra set is also trusted without it. Like Apple's setters, each one
 /// invalidates the trust's cached result. `SecTrustSetCRLs` is the other extra (revocation input).
 public enum OpenSecurityTrust {
-    /// Key usage bits (RFC 5280 §4.2.1.3) the leaf must allow.
-    public struct KeyUsage: OptionSet, Sendable, Hashable {
-        public let rawValue: UInt16
-        public init(rawValue: UInt16) { self.rawValue = rawValue }
-
-        /// `digitalSignature`.
-        public static let digitalSignature = KeyUsage(rawValue: 1 << 0)
-        /// `nonRepudiation` (X.509's `contentCommitment`).
-        public static let contentCommitment = KeyUsage(rawValue: 1 << 1)
-        /// `keyEncipherment`.
-        public static let keyEncipherment = KeyUsage(rawValue: 1 << 2)
-        /// `dataEncipherment`.
-        public static let dataEncipherment = KeyUsage(rawValue: 1 << 3)
-        /// `keyAgreement`.
-        public static let keyAgreement = KeyUsage(rawValue: 1 << 4)
-        /// `keyCertSign`.
-        public static let keyCertSign = KeyUsage(rawValue: 1 << 5)
-        /// `cRLSign`.
-        public static let cRLSign = KeyUsage(rawValue: 1 << 6)
-        /// `encipherOnly`.
-        public static let encipherOnly = KeyUsage(rawValue: 1 << 7)
-        /// `decipherOnly`.
-        public static let decipherOnly = KeyUsage(rawValue: 1 << 8)
-    }
+    /// Key usage bits (RFC 5280 §4.2.1.3) the leaf must allow: the same option set certificates are built with
+    /// (`contentCommitment` is `nonRepudiation`).
+    public typealias KeyUsage = OpenSecurityCertificates.KeyUsage
 
     /// The most intermediates a chain may have between leaf and anchor (nil: the built-in maximum of 6, which an
     /// extra can lower but not raise). Negative → errSecParam.
