@@ -84,6 +84,16 @@ nonisolated(unsafe) private let emptyByte: UnsafeMutableRawPointer = {
     return pointer
 }()
 
+/// Runs `body` on the bytes of `buffer` (an empty buffer lends a pointer to one byte that is never read), keeping
+/// its typed error: the one implementation of `withCryptoBytes` for the contiguous inputs.
+@inline(__always)
+private func lendCryptoBytes<R>(
+    _ buffer: UnsafeRawBufferPointer, _ body: (UnsafeRawPointer, Int) throws(CryptoError) -> R
+) -> Result<R, CryptoError> {
+    let base = buffer.baseAddress ?? UnsafeRawPointer(emptyByte)
+    return Result { () throws(CryptoError) -> R in try body(base, buffer.count) }
+}
+
 extension Data: CryptoInput {
     package var cryptoByteCount: Int { count }
     package var cryptoData: Data { self }
@@ -91,11 +101,7 @@ extension Data: CryptoInput {
     package func withCryptoBytes<R>(
         _ body: (UnsafeRawPointer, Int) throws(CryptoError) -> R
     ) throws(CryptoError) -> R {
-        let result: Result<R, CryptoError> = withUnsafeBytes { buffer in
-            let base = buffer.baseAddress ?? UnsafeRawPointer(emptyByte)
-            return Result { () throws(CryptoError) -> R in try body(base, buffer.count) }
-        }
-        return try result.get()
+        try withUnsafeBytes { lendCryptoBytes($0, body) }.get()
     }
 }
 
@@ -130,11 +136,7 @@ extension ArraySlice: CryptoInput where Element == UInt8 {
     package func withCryptoBytes<R>(
         _ body: (UnsafeRawPointer, Int) throws(CryptoError) -> R
     ) throws(CryptoError) -> R {
-        let result: Result<R, CryptoError> = withUnsafeBytes { buffer in
-            let base = buffer.baseAddress ?? UnsafeRawPointer(emptyByte)
-            return Result { () throws(CryptoError) -> R in try body(base, buffer.count) }
-        }
-        return try result.get()
+        try withUnsafeBytes { lendCryptoBytes($0, body) }.get()
     }
 }
 
