@@ -74,8 +74,12 @@ public enum OpenSecurityKeys {
 
     /// The key in `format`, as DER or (`pem`) as PEM text in UTF-8.
     ///
-    /// - Parameter passphrase: encrypts a private key (PKCS#8 only: with ``ExportFormat/openssl`` a passphrase
-    ///   selects encrypted PKCS#8, as macOS's `security export -w` does). A public key is never encrypted.
+    /// - Parameters:
+    ///   - key: an RSA or EC key, public or private.
+    ///   - format: ``ExportFormat/openssl`` or ``ExportFormat/pkcs8``.
+    ///   - pem: PEM text instead of DER.
+    ///   - passphrase: encrypts a private key (PKCS#8 only: with ``ExportFormat/openssl`` a passphrase selects
+    ///     encrypted PKCS#8, as macOS's `security export -w` does). A public key is never encrypted.
     /// - Throws: an `NSError` in `NSOSStatusErrorDomain`: errSecParam for a passphrase on a public key.
     public static func exportKey(
         _ key: SecKey, format: ExportFormat, pem: Bool, passphrase: String? = nil
