@@ -58,9 +58,7 @@ public func CCCryptorGCMAddAAD(
 public func CCCryptorGCMEncrypt(
     _ cryptorRef: CCCryptorRef!, _ dataIn: UnsafeRawPointer!, _ dataInLength: Int, _ dataOut: UnsafeMutableRawPointer!
 ) -> CCCryptorStatus {
-    gcmCall(cryptorRef, encrypting: true) { (stream) throws(CryptoError) in
-        try stream.update(dataIn, count: dataInLength, into: dataOut)
-    }
+    gcmUpdate(cryptorRef, encrypting: true, dataIn, dataInLength, dataOut)
 }
 
 /// Decrypts `dataInLength` bytes at `dataIn` into `dataOut` with a decrypting GCM cryptor. The plaintext is not
@@ -71,9 +69,7 @@ public func CCCryptorGCMEncrypt(
 public func CCCryptorGCMDecrypt(
     _ cryptorRef: CCCryptorRef!, _ dataIn: UnsafeRawPointer!, _ dataInLength: Int, _ dataOut: UnsafeMutableRawPointer!
 ) -> CCCryptorStatus {
-    gcmCall(cryptorRef, encrypting: false) { (stream) throws(CryptoError) in
-        try stream.update(dataIn, count: dataInLength, into: dataOut)
-    }
+    gcmUpdate(cryptorRef, encrypting: false, dataIn, dataInLength, dataOut)
 }
 
 /// Ends the message. Encrypting: writes a `tagLength`-byte tag (8 to 16) to `tag`. Decrypting: checks the
@@ -105,6 +101,16 @@ public func CCCryptorGCMFinal(
 @discardableResult
 public func CCCryptorGCMReset(_ cryptorRef: CCCryptorRef!) -> CCCryptorStatus {
     gcmCall(cryptorRef) { (stream) throws(CryptoError) in stream.reset() }
+}
+
+/// Encrypt or Decrypt: the message bytes through a cryptor of that direction.
+private func gcmUpdate(
+    _ cryptorRef: CCCryptorRef?, encrypting: Bool, _ dataIn: UnsafeRawPointer?, _ dataInLength: Int,
+    _ dataOut: UnsafeMutableRawPointer?
+) -> CCCryptorStatus {
+    gcmCall(cryptorRef, encrypting: encrypting) { (stream) throws(CryptoError) in
+        try stream.update(dataIn, count: dataInLength, into: dataOut)
+    }
 }
 
 /// Runs `body` on the cryptor's GCM stream (when `encrypting` is given, only in that direction) and turns what
