@@ -127,9 +127,8 @@ extension Envelope {
             case .data(let data): try EnvelopeCrypto.gcmSeal(key: key, nonce: nonce, aad: aad, plaintext: data)
             }
         var envelope = Envelope(
-            encryptedKey: FoundationBytes.data(wrapped), identifier: id, body: .gcm(nonce: nonce, sealed: sealed),
-            signature: nil,
-            digest: nil, fieldNames: names)
+            encryptedKey: FoundationBytes.data(wrapped), identifier: id, fieldNames: names,
+            body: .gcm(nonce: nonce, sealed: sealed))
         if let signer { envelope.signature = try envelope.sign(with: signer) }
         return envelope
     }
@@ -151,8 +150,8 @@ extension Envelope {
             throw SecurityKitError(errSecInternal, reason: "AES-CBC encryption failed")
         }
         return Envelope(
-            encryptedKey: FoundationBytes.data(wrapped), identifier: id, body: .bytes(ciphertext), signature: nil,
-            digest: EnvelopeCrypto.md5Hex(plaintext), fieldNames: names)
+            encryptedKey: FoundationBytes.data(wrapped), identifier: id, digest: EnvelopeCrypto.md5Hex(plaintext),
+            fieldNames: names, body: .bytes(ciphertext))
     }
 
     /// The legacy key: 16 characters.
