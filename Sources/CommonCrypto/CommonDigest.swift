@@ -25,7 +25,7 @@ private func oneShot(
     return Digest.hash(algorithm, bytes: data, count: Int(len), into: md) ? md : nil
 }
 
-/// The running state of a digest context: OSecCrypto's ``DigestContext``, or MD4's own (legacy provider).
+/// The running state of a digest context: OSecCrypto's `DigestContext`, or MD4's own (legacy provider).
 protocol CCRunningDigest {
     mutating func update(bytes: UnsafeRawPointer?, count: Int)
     func finalize() -> Data
