@@ -59,6 +59,12 @@ enum KeychainBenchmarks {
             seed = seed &* 1_103_515_245 &+ 12345
             return Int(seed % UInt32(itemCount))
         }
+        /// A find row: timed against the C floor of the same lookups (SQLite SELECT, then AES-256-GCM open).
+        func findRow(_ name: String, ours: @escaping (Double) -> Double) -> BenchRow {
+            BenchRow(
+                name: name, unit: "op/s", opensslLabel: "SQLite SELECT + AES-256-GCM open (C floor)", ours: ours,
+                openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) })
+        }
         let rows = [
             BenchRow(
                 name: "SecItemAdd, 10,000 passwords (64 B)", unit: "op/s",
@@ -68,9 +74,8 @@ enum KeychainBenchmarks {
                     FileManager.default.fileExists(atPath: floorPath)
                         ? -1 : osec_baseline_keychain_insert(floorPath, Int32(itemCount))
                 }),
-            BenchRow(
-                name: "SecItemCopyMatching data by svce+acct", unit: "op/s",
-                opensslLabel: "SQLite SELECT + AES-256-GCM open (C floor)",
+            findRow(
+                "SecItemCopyMatching data by svce+acct",
                 ours: { s in
                     measure(s) {
                         let i = nextIndex()
@@ -84,13 +89,11 @@ enum KeychainBenchmarks {
                             throw BenchFailure()
                         }
                     }
-                },
-                openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) }),
+                }),
             // What the caller's own code costs before SecItemCopyMatching starts: the [String: Any] literal and
             // its bridging to CFDictionary (NSDictionary on Linux), exactly as in the row above.
-            BenchRow(
-                name: "  [caller] building the query dictionary alone", unit: "op/s",
-                opensslLabel: "SQLite SELECT + AES-256-GCM open (C floor)",
+            findRow(
+                "  [caller] building the query dictionary alone",
                 ours: { s in
                     var sink = 0
                     let rate = measure(s) {
@@ -103,28 +106,11 @@ enum KeychainBenchmarks {
                         sink &+= (q as CFDictionary).count
                     }
                     return sink > 0 ? rate : -1
-                },
-                openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) }),
-            BenchRow(
-                name: "  same, query dictionaries built beforehand", unit: "op/s",
-                opensslLabel: "SQLite SELECT + AES-256-GCM open (C floor)",
-                ours: { s in prebuiltFind(s, cached: true) },
-                openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) }),
-            BenchRow(
-                name: "  same, find-result cache off", unit: "op/s",
-                opensslLabel: "SQLite SELECT + AES-256-GCM open (C floor)",
-                ours: { s in prebuiltFind(s, cached: false) },
-                openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) }),
-            BenchRow(
-                name: "  [store layer] find + open secret", unit: "op/s",
-                opensslLabel: "SQLite SELECT + AES-256-GCM open (C floor)",
-                ours: { s in storeFind(s, cached: true) },
-                openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) }),
-            BenchRow(
-                name: "  [store layer] same, find-result cache off", unit: "op/s",
-                opensslLabel: "SQLite SELECT + AES-256-GCM open (C floor)",
-                ours: { s in storeFind(s, cached: false) },
-                openssl: { osec_baseline_keychain_find(floorPath, Int32(itemCount), $0) }),
+                }),
+            findRow("  same, query dictionaries built beforehand", ours: { s in prebuiltFind(s, cached: true) }),
+            findRow("  same, find-result cache off", ours: { s in prebuiltFind(s, cached: false) }),
+            findRow("  [store layer] find + open secret", ours: { s in storeFind(s, cached: true) }),
+            findRow("  [store layer] same, find-result cache off", ours: { s in storeFind(s, cached: false) }),
             // Last: it removes items the finds above look up.
             BenchRow(
                 name: "SecItemDelete, 2,000 passwords by svce+acct", unit: "op/s",

@@ -10,20 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-// Runs `op` in batches until `seconds` elapsed; returns ops/s or -1 on failure.
-#define MEASURE(seconds, body)                                            \
-    do {                                                                  \
-        long _ops = 0;                                                    \
-        double _start = osec_bench_now(), _elapsed = 0;                              \
-        while (_elapsed < (seconds)) {                                    \
-            for (int _i = 0; _i < 8; _i++) {                              \
-                if (!(body)) { result = -1; goto done; }                  \
-                _ops++;                                                   \
-            }                                                             \
-            _elapsed = osec_bench_now() - _start;                                    \
-        }                                                                 \
-        result = (double)_ops / _elapsed;                                 \
-    } while (0)
 
 static EVP_PKEY *gen_rsa2048(void) { return EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)2048); }
 static EVP_PKEY *gen_p256(void) { return EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256"); }
@@ -53,7 +39,7 @@ static double sign_bench(EVP_PKEY *key, int rsa, double seconds) {
     unsigned char sig[512];
     size_t siglen;
     if (!key || !md) goto done;
-    MEASURE(seconds, (siglen = sizeof sig, sign_once(key, md, rsa, sig, &siglen)));
+    OSEC_BENCH_MEASURE(seconds, (siglen = sizeof sig, sign_once(key, md, rsa, sig, &siglen)), result);
 done:
     EVP_MD_free(md);
     EVP_PKEY_free(key);
@@ -66,7 +52,7 @@ static double verify_bench(EVP_PKEY *key, int rsa, double seconds) {
     unsigned char sig[512];
     size_t siglen = sizeof sig;
     if (!key || !md || !sign_once(key, md, rsa, sig, &siglen)) goto done;
-    MEASURE(seconds, verify_once(key, md, rsa, sig, siglen));
+    OSEC_BENCH_MEASURE(seconds, verify_once(key, md, rsa, sig, siglen), result);
 done:
     EVP_MD_free(md);
     EVP_PKEY_free(key);
@@ -102,7 +88,7 @@ double osec_baseline_rsa2048_oaep_decrypt_sha256(double seconds) {
     if (!key || !md) goto done;
     ctx = EVP_PKEY_CTX_new_from_pkey(NULL, key, NULL);
     if (!ctx || EVP_PKEY_encrypt_init(ctx) != 1 || !oaep_ctx_setup(ctx, md) || EVP_PKEY_encrypt(ctx, ct, &ctlen, digest32, 32) != 1) goto done;
-    MEASURE(seconds, oaep_decrypt_once(key, md, ct, ctlen));
+    OSEC_BENCH_MEASURE(seconds, oaep_decrypt_once(key, md, ct, ctlen), result);
 done:
     EVP_PKEY_CTX_free(ctx);
     EVP_MD_free(md);
@@ -128,8 +114,8 @@ double osec_baseline_aes256gcm_1mib(double seconds) {
     unsigned char key[32] = {7};
     unsigned char *in = calloc(1, MIB), *out = malloc(MIB + 32);
     if (!cipher || !in || !out) goto done;
-    MEASURE(seconds, gcm_once(cipher, key, in, out));
-    result *= MIB;
+    OSEC_BENCH_MEASURE(seconds, gcm_once(cipher, key, in, out), result);
+    if (result > 0) result *= MIB;
 done:
     free(in);
     free(out);
@@ -143,8 +129,8 @@ double osec_baseline_sha256_1mib(double seconds) {
     unsigned char *in = calloc(1, MIB), out[32];
     unsigned int outlen;
     if (!md || !in) goto done;
-    MEASURE(seconds, EVP_Digest(in, MIB, out, &outlen, md, NULL) == 1);
-    result *= MIB;
+    OSEC_BENCH_MEASURE(seconds, EVP_Digest(in, MIB, out, &outlen, md, NULL) == 1, result);
+    if (result > 0) result *= MIB;
 done:
     free(in);
     EVP_MD_free(md);
@@ -182,7 +168,7 @@ double osec_baseline_rsa2048_private_decode_generic(double seconds) {
     unsigned char *der = NULL;
     int len;
     if (!rsa_der(&der, &len)) goto done;
-    MEASURE(seconds, decode_generic_once(der, len));
+    OSEC_BENCH_MEASURE(seconds, decode_generic_once(der, len), result);
 done:
     OPENSSL_free(der);
     return result;
@@ -193,7 +179,7 @@ double osec_baseline_rsa2048_private_decode_typed(double seconds) {
     unsigned char *der = NULL;
     int len;
     if (!rsa_der(&der, &len)) goto done;
-    MEASURE(seconds, decode_typed_once(der, len));
+    OSEC_BENCH_MEASURE(seconds, decode_typed_once(der, len), result);
 done:
     OPENSSL_free(der);
     return result;
@@ -207,7 +193,8 @@ double osec_baseline_p256_public_decode_generic(double seconds) {
     const unsigned char *p;
     EVP_PKEY *decoded;
     if (len <= 0) goto done;
-    MEASURE(seconds, (p = der, decoded = d2i_PUBKEY(NULL, &p, len), EVP_PKEY_free(decoded), decoded != NULL));
+    OSEC_BENCH_MEASURE(seconds, (p = der, decoded = d2i_PUBKEY(NULL, &p, len), EVP_PKEY_free(decoded), decoded != NULL),
+                       result);
 done:
     OPENSSL_free(der);
     EVP_PKEY_free(key);
@@ -232,7 +219,7 @@ double osec_baseline_p256_public_decode_fromdata(double seconds) {
     size_t pointlen = 0;
     EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
     if (!key || !ctx || EVP_PKEY_get_octet_string_param(key, OSSL_PKEY_PARAM_PUB_KEY, point, sizeof point, &pointlen) != 1) goto done;
-    MEASURE(seconds, fromdata_once(ctx, point, pointlen));
+    OSEC_BENCH_MEASURE(seconds, fromdata_once(ctx, point, pointlen), result);
 done:
     EVP_PKEY_CTX_free(ctx);
     EVP_PKEY_free(key);

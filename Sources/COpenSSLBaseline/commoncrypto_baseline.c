@@ -14,31 +14,13 @@ static unsigned char *cc_message(int length) {
     return bytes;
 }
 
-// Runs `body` in batches of 8 until `seconds` elapsed; sets `result` to calls per second, or -1 on failure.
-#define CC_MEASURE(seconds, body)                           \
-    do {                                                    \
-        long ops = 0;                                       \
-        double start = osec_bench_now(), elapsed = 0;       \
-        while (elapsed < (seconds)) {                       \
-            for (int i = 0; i < 8; i++) {                   \
-                if (!(body)) {                              \
-                    result = -1;                            \
-                    goto done;                              \
-                }                                           \
-                ops++;                                      \
-            }                                               \
-            elapsed = osec_bench_now() - start;             \
-        }                                                   \
-        result = (double)ops / elapsed;                     \
-    } while (0)
-
 double osec_baseline_cc_sha256(int length, double seconds) {
     double result = -1;
     EVP_MD *md = EVP_MD_fetch(NULL, "SHA256", NULL);
     unsigned char *in = cc_message(length), out[32];
     unsigned int outlen;
     if (!md || !in) goto done;
-    CC_MEASURE(seconds, EVP_Digest(in, (size_t)length, out, &outlen, md, NULL) == 1);
+    OSEC_BENCH_MEASURE(seconds, EVP_Digest(in, (size_t)length, out, &outlen, md, NULL) == 1, result);
 done:
     free(in);
     EVP_MD_free(md);
@@ -65,7 +47,7 @@ double osec_baseline_cc_hmac_sha256(int length, double seconds) {
     params[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, "SHA256", 0);
     params[1] = OSSL_PARAM_construct_end();
     if (!template || !in || EVP_MAC_CTX_set_params(template, params) != 1) goto done;
-    CC_MEASURE(seconds, hmac_once(template, key, in, (size_t)length, out));
+    OSEC_BENCH_MEASURE(seconds, hmac_once(template, key, in, (size_t)length, out), result);
 done:
     free(in);
     EVP_MAC_CTX_free(template);
@@ -89,7 +71,7 @@ double osec_baseline_cc_aes_cbc(int key_length, int length, double seconds) {
     unsigned char key[32] = {9}, iv[16] = {3};
     unsigned char *in = cc_message(length), *out = malloc((size_t)length + 32);
     if (!cipher || !in || !out) goto done;
-    CC_MEASURE(seconds, cbc_once(cipher, key, iv, in, length, out));
+    OSEC_BENCH_MEASURE(seconds, cbc_once(cipher, key, iv, in, length, out), result);
 done:
     free(in);
     free(out);

@@ -36,6 +36,14 @@ static sqlite3 *kc_open_db(const char *path) {
     return db;
 }
 
+/// Runs the bound `stmt` in a transaction of its own, as the keychain commits each item. 1 on success.
+static int kc_commit_one(sqlite3 *db, sqlite3_stmt *stmt) {
+    if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) return 0;
+    int done = sqlite3_step(stmt) == SQLITE_DONE;
+    sqlite3_reset(stmt);
+    return sqlite3_exec(db, done ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL) == SQLITE_OK && done;
+}
+
 double osec_baseline_keychain_insert(const char *path, int count) {
     sqlite3 *db = kc_open_db(path);
     sqlite3_stmt *ins = NULL;
@@ -53,13 +61,10 @@ double osec_baseline_keychain_insert(const char *path, int count) {
         memset(blob, 0, 12);
         memcpy(blob, &i, sizeof i);
         if (!kc_seal(secret, 64, blob, blob + 12, blob + 12 + 64)) goto done;
-        if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) goto done;
         sqlite3_bind_blob(ins, 1, "service", 7, SQLITE_STATIC);
         sqlite3_bind_blob(ins, 2, acct, alen, SQLITE_TRANSIENT);
         sqlite3_bind_blob(ins, 3, blob, sizeof blob, SQLITE_TRANSIENT);
-        if (sqlite3_step(ins) != SQLITE_DONE) goto done;
-        sqlite3_reset(ins);
-        if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) goto done;
+        if (!kc_commit_one(db, ins)) goto done;
     }
     result = count / (osec_bench_now() - start);
 done:
@@ -111,12 +116,9 @@ double osec_baseline_keychain_delete(const char *path, int count) {
     for (int i = 0; i < count; i++) {
         char acct[32];
         int alen = snprintf(acct, sizeof acct, "account-%d", i);
-        if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) goto done;
         sqlite3_bind_blob(del, 1, "service", 7, SQLITE_STATIC);
         sqlite3_bind_blob(del, 2, acct, alen, SQLITE_TRANSIENT);
-        if (sqlite3_step(del) != SQLITE_DONE || sqlite3_changes(db) != 1) goto done;
-        sqlite3_reset(del);
-        if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) goto done;
+        if (!kc_commit_one(db, del) || sqlite3_changes(db) != 1) goto done;
     }
     result = count / (osec_bench_now() - start);
 done:

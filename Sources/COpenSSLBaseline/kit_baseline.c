@@ -83,38 +83,50 @@ static int open_once(EVP_PKEY *key, const EVP_MD *md, const EVP_CIPHER *cipher, 
     return ok;
 }
 
+/// What both envelope measurements hold: the RSA key, SHA-256 (OAEP's digest), AES-256-GCM and the message.
+typedef struct {
+    EVP_PKEY *key;
+    EVP_MD *md;
+    EVP_CIPHER *cipher;
+    unsigned char *in;
+} kit_fixture_t;
+
+/// Loads the fixture from the key's PEM file; 1 when every part is there (close it either way).
+static int kit_fixture_open(kit_fixture_t *f, const char *pem, int private_key, int length) {
+    f->key = read_key(pem, private_key);
+    f->md = EVP_MD_fetch(NULL, "SHA256", NULL);
+    f->cipher = EVP_CIPHER_fetch(NULL, "AES-256-GCM", NULL);
+    f->in = kit_message(length);
+    return f->key && f->md && f->cipher && f->in;
+}
+
+static void kit_fixture_close(kit_fixture_t *f) {
+    free(f->in);
+    EVP_CIPHER_free(f->cipher);
+    EVP_MD_free(f->md);
+    EVP_PKEY_free(f->key);
+}
+
 double osec_baseline_envelope_seal(const char *public_pem, int length, double seconds) {
     double result = -1;
-    EVP_PKEY *key = read_key(public_pem, 0);
-    EVP_MD *md = EVP_MD_fetch(NULL, "SHA256", NULL);
-    EVP_CIPHER *cipher = EVP_CIPHER_fetch(NULL, "AES-256-GCM", NULL);
-    unsigned char *in = kit_message(length);
+    kit_fixture_t f;
     sealed_t sealed = {0};
-    if (!key || !md || !cipher || !in) goto done;
-    OSEC_BENCH_MEASURE(seconds, (seal_once(key, md, cipher, in, length, &sealed) && (free(sealed.ciphertext), 1)),
-                       result);
-done:
-    free(in);
-    EVP_CIPHER_free(cipher);
-    EVP_MD_free(md);
-    EVP_PKEY_free(key);
+    if (kit_fixture_open(&f, public_pem, 0, length)) {
+        OSEC_BENCH_MEASURE(
+            seconds, (seal_once(f.key, f.md, f.cipher, f.in, length, &sealed) && (free(sealed.ciphertext), 1)), result);
+    }
+    kit_fixture_close(&f);
     return result;
 }
 
 double osec_baseline_envelope_open(const char *private_pem, int length, double seconds) {
     double result = -1;
-    EVP_PKEY *key = read_key(private_pem, 1);
-    EVP_MD *md = EVP_MD_fetch(NULL, "SHA256", NULL);
-    EVP_CIPHER *cipher = EVP_CIPHER_fetch(NULL, "AES-256-GCM", NULL);
-    unsigned char *in = kit_message(length);
+    kit_fixture_t f;
     sealed_t sealed = {0};
-    if (!key || !md || !cipher || !in || !seal_once(key, md, cipher, in, length, &sealed)) goto done;
-    OSEC_BENCH_MEASURE(seconds, open_once(key, md, cipher, &sealed, length), result);
-done:
+    if (kit_fixture_open(&f, private_pem, 1, length) && seal_once(f.key, f.md, f.cipher, f.in, length, &sealed)) {
+        OSEC_BENCH_MEASURE(seconds, open_once(f.key, f.md, f.cipher, &sealed, length), result);
+    }
     free(sealed.ciphertext);
-    free(in);
-    EVP_CIPHER_free(cipher);
-    EVP_MD_free(md);
-    EVP_PKEY_free(key);
+    kit_fixture_close(&f);
     return result;
 }

@@ -8,13 +8,6 @@
 #include <openssl/x509.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
-
-static double pkcs12_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static int load_providers(void) {
     static int loaded = 0;
@@ -46,20 +39,8 @@ double osec_baseline_pkcs12_parse_file(const char *path, const char *password, d
     unsigned char *der = osec_bench_read_file(path, &length);
     if (der == NULL) return -1;
     double result = -1;
-    long ops = 0;
-    double start = pkcs12_now(), elapsed = 0;
-    while (elapsed < seconds) {
-        for (int i = 0; i < 8; i++) {
-            if (!parse_once(der, length, password)) {
-                ERR_clear_error();
-                goto done;
-            }
-            ops++;
-        }
-        elapsed = pkcs12_now() - start;
-    }
-    result = (double)ops / elapsed;
-done:
+    OSEC_BENCH_MEASURE(seconds, parse_once(der, length, password), result);
+    ERR_clear_error();  // after a failed parse
     free(der);
     return result;
 }

@@ -126,6 +126,27 @@ static SSL_SESSION *obtain_session(SSL_CTX *cctx, SSL_CTX *sctx) {
     return session;
 }
 
+/// One full handshake over a fresh memory pair, or with `resume` one resumption of `*session`, which it replaces
+/// with the ticket the server sends. 1 on success.
+static int handshake_once(SSL_CTX *cctx, SSL_CTX *sctx, SSL_SESSION **session, int resume) {
+    pair_t p;
+    int ok = pair_open(&p, cctx, sctx, *session) && pair_handshake(&p) && (!resume || SSL_session_reused(p.client));
+    if (ok && resume) {
+        // TLS 1.3 tickets are single-use for OpenSSL's client: take the fresh one the server just sent.
+        unsigned char byte;
+        (void)SSL_read(p.client, &byte, 1);
+        ERR_clear_error();
+        SSL_SESSION *fresh = SSL_get1_session(p.client);
+        if (fresh != NULL) {
+            SSL_SESSION_free(*session);
+            *session = fresh;
+        }
+        SSL_shutdown(p.client);
+    }
+    pair_close(&p);
+    return ok;
+}
+
 double osec_baseline_tls13_handshakes(const char *server_cert, const char *server_key, const char *ca,
                                       const char *client_cert, const char *client_key, int resume,
                                       double seconds) {
@@ -135,35 +156,8 @@ double osec_baseline_tls13_handshakes(const char *server_cert, const char *serve
     SSL_SESSION *session = NULL;
     if (sctx == NULL || cctx == NULL) goto done;
     if (resume && (session = obtain_session(cctx, sctx)) == NULL) goto done;
-    long count = 0;
-    double start = osec_bench_now(), elapsed = 0;
-    while (elapsed < seconds) {
-        for (int i = 0; i < 8; i++) {
-            pair_t p;
-            int ok = pair_open(&p, cctx, sctx, session) && pair_handshake(&p) &&
-                     (!resume || SSL_session_reused(p.client));
-            if (ok && resume) {
-                // TLS 1.3 tickets are single-use for OpenSSL's client: take the fresh one the server just sent.
-                unsigned char byte;
-                (void)SSL_read(p.client, &byte, 1);
-                ERR_clear_error();
-                SSL_SESSION *fresh = SSL_get1_session(p.client);
-                if (fresh != NULL) {
-                    SSL_SESSION_free(session);
-                    session = fresh;
-                }
-                SSL_shutdown(p.client);
-            }
-            pair_close(&p);
-            if (!ok) {
-                ERR_clear_error();
-                goto done;
-            }
-            count++;
-        }
-        elapsed = osec_bench_now() - start;
-    }
-    result = (double)count / elapsed;
+    OSEC_BENCH_MEASURE(seconds, handshake_once(cctx, sctx, &session, resume), result);
+    ERR_clear_error();  // after a failed handshake
 done:
     SSL_SESSION_free(session);
     SSL_CTX_free(sctx);

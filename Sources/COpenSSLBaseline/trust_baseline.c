@@ -36,6 +36,18 @@ static int verify_once(X509_STORE *store, X509 *leaf, X509 *intermediate, const 
     return ok;
 }
 
+/// One verification of the parsed chain, or of the chain parsed again from its DER first.
+static int parse_and_verify_once(X509_STORE *store, const unsigned char *leaf_der, int leaf_len,
+                                 const unsigned char *int_der, int int_len, const char *host, long long at_time) {
+    const unsigned char *p = leaf_der, *q = int_der;
+    X509 *l = d2i_X509(NULL, &p, leaf_len);
+    X509 *m = d2i_X509(NULL, &q, int_len);
+    int ok = l && m && verify_once(store, l, m, host, at_time);
+    X509_free(l);
+    X509_free(m);
+    return ok;
+}
+
 double osec_baseline_x509_verify_files(const char *leaf_path, const char *intermediate_path, const char *root_path,
                                        const char *host, long long at_time, int parse_each_time, double seconds) {
     double result = -1;
@@ -47,29 +59,11 @@ double osec_baseline_x509_verify_files(const char *leaf_path, const char *interm
     leaf_len = to_der(leaf, &leaf_der);
     int_len = to_der(intermediate, &int_der);
     if (leaf_len <= 0 || int_len <= 0) goto done;
-    {
-        long ops = 0;
-        double start = osec_bench_now(), elapsed = 0;
-        while (elapsed < seconds) {
-            for (int i = 0; i < 8; i++) {
-                int ok;
-                if (parse_each_time) {
-                    const unsigned char *p = leaf_der, *q = int_der;
-                    X509 *l = d2i_X509(NULL, &p, leaf_len);
-                    X509 *m = d2i_X509(NULL, &q, int_len);
-                    ok = l && m && verify_once(store, l, m, host, at_time);
-                    X509_free(l);
-                    X509_free(m);
-                } else {
-                    ok = verify_once(store, leaf, intermediate, host, at_time);
-                }
-                if (!ok) goto done;
-                ops++;
-            }
-            elapsed = osec_bench_now() - start;
-        }
-        result = (double)ops / elapsed;
-    }
+    OSEC_BENCH_MEASURE(seconds,
+                       parse_each_time
+                           ? parse_and_verify_once(store, leaf_der, leaf_len, int_der, int_len, host, at_time)
+                           : verify_once(store, leaf, intermediate, host, at_time),
+                       result);
 done:
     OPENSSL_free(leaf_der);
     OPENSSL_free(int_der);

@@ -12,29 +12,32 @@ import OSecCrypto
 /// IVs are hashed into the initial counter (SP 800-38D §7.1).
 private let minimumIVLength = 12
 
-/// Apple's parameter checks of both one-shots, in Apple's order, or nil when the call may proceed.
-private func gcmParameterError(
+/// Both one-shots: Apple's parameter checks, in Apple's order, then the seal or open `tag` asks for. A nil
+/// `tag` is a parameter error. A parameter OpenSSL refused is `kCCParamError`; a tag mismatch and any other
+/// failure `kCCUnspecifiedError` (Apple's translation of corecrypto's errors).
+private func gcmOneshot(
     _ alg: CCAlgorithm, _ key: UnsafeRawPointer?, _ keyLength: Int, _ iv: UnsafeRawPointer?, _ ivLength: Int,
     _ aData: UnsafeRawPointer?, _ aDataLength: Int, _ dataIn: UnsafeRawPointer?, _ dataInLength: Int,
-    _ dataOut: UnsafeMutableRawPointer?, hasTag: Bool, _ tagLength: Int
-) -> CCCryptorStatus? {
+    _ dataOut: UnsafeMutableRawPointer?, _ tag: AESGCM.BufferTag?, _ tagLength: Int
+) -> CCCryptorStatus {
     guard Int(alg) == kCCAlgorithmAES else { return CCCryptorStatus(kCCParamError) }
     guard [kCCKeySizeAES128, kCCKeySizeAES192, kCCKeySizeAES256].contains(keyLength) else {
         return CCCryptorStatus(kCCKeySizeError)
     }
-    guard ivLength >= minimumIVLength, AESGCM.bufferTagLengths.contains(tagLength), key != nil, iv != nil, hasTag,
+    guard ivLength >= minimumIVLength, AESGCM.bufferTagLengths.contains(tagLength), let key, let iv, let tag,
         dataInLength >= 0, dataInLength == 0 || dataOut != nil,
         // Apple's reads through these without a check (and crashes on nil); here they are a parameter error.
         dataInLength == 0 || dataIn != nil, aDataLength >= 0, aDataLength == 0 || aData != nil,
         dataInLength <= AESGCM.maximumMessageLength
     else { return CCCryptorStatus(kCCParamError) }
-    return nil
-}
-
-/// The status of a failed seal or open: a parameter OpenSSL refused is `kCCParamError`; a tag mismatch and any
-/// other failure `kCCUnspecifiedError` (Apple's translation of corecrypto's errors).
-private func gcmStatus(_ error: CryptoError) -> CCCryptorStatus {
-    CCCryptorStatus(error.code == .invalidParameter ? kCCParamError : kCCUnspecifiedError)
+    do throws(CryptoError) {
+        try AESGCM.oneShot(
+            tag, key: key, keyCount: keyLength, nonce: iv, nonceCount: ivLength, aad: aData, aadCount: aDataLength,
+            input: dataIn, count: dataInLength, into: dataOut, tagCount: tagLength)
+        return CCCryptorStatus(kCCSuccess)
+    } catch {
+        return CCCryptorStatus(error.code == .invalidParameter ? kCCParamError : kCCUnspecifiedError)
+    }
 }
 
 /// Encrypts and authenticates in one call with AES in Galois/Counter Mode (NIST SP 800-38D).
@@ -54,21 +57,9 @@ public func CCCryptorGCMOneshotEncrypt(
     _ aData: UnsafeRawPointer!, _ aDataLength: Int, _ dataIn: UnsafeRawPointer!, _ dataInLength: Int,
     _ cipherOut: UnsafeMutableRawPointer!, _ tagOut: UnsafeMutableRawPointer!, _ tagLength: Int
 ) -> CCCryptorStatus {
-    if let error = gcmParameterError(
+    gcmOneshot(
         alg, key, keyLength, iv, ivLength, aData, aDataLength, dataIn, dataInLength, cipherOut,
-        hasTag: tagOut != nil, tagLength)
-    {
-        return error
-    }
-    guard let key, let iv, let tagOut else { return CCCryptorStatus(kCCParamError) }
-    do throws(CryptoError) {
-        try AESGCM.seal(
-            key: key, keyCount: keyLength, nonce: iv, nonceCount: ivLength, aad: aData, aadCount: aDataLength,
-            plaintext: dataIn, count: dataInLength, into: cipherOut, tag: tagOut, tagCount: tagLength)
-        return CCCryptorStatus(kCCSuccess)
-    } catch {
-        return gcmStatus(error)
-    }
+        tagOut.map { .seal(into: $0) }, tagLength)
 }
 
 /// Checks the tag and decrypts in one call with AES in Galois/Counter Mode (NIST SP 800-38D).
@@ -88,19 +79,7 @@ public func CCCryptorGCMOneshotDecrypt(
     _ aData: UnsafeRawPointer!, _ aDataLength: Int, _ dataIn: UnsafeRawPointer!, _ dataInLength: Int,
     _ dataOut: UnsafeMutableRawPointer!, _ tagIn: UnsafeRawPointer!, _ tagLength: Int
 ) -> CCCryptorStatus {
-    if let error = gcmParameterError(
+    gcmOneshot(
         alg, key, keyLength, iv, ivLength, aData, aDataLength, dataIn, dataInLength, dataOut,
-        hasTag: tagIn != nil, tagLength)
-    {
-        return error
-    }
-    guard let key, let iv, let tagIn else { return CCCryptorStatus(kCCParamError) }
-    do throws(CryptoError) {
-        try AESGCM.open(
-            key: key, keyCount: keyLength, nonce: iv, nonceCount: ivLength, aad: aData, aadCount: aDataLength,
-            ciphertext: dataIn, count: dataInLength, into: dataOut, tag: tagIn, tagCount: tagLength)
-        return CCCryptorStatus(kCCSuccess)
-    } catch {
-        return gcmStatus(error)
-    }
+        tagIn.map { .open(expected: $0) }, tagLength)
 }

@@ -4,6 +4,7 @@
 // implicitly unwrapped optionals, lengths are `CC_LONG` (`UInt32`), the `#define`d sizes are `Int32`, and the
 // context structs are zero-initialisable (`var ctx = CC_SHA256_CTX(); CC_SHA256_Init(&ctx)`).
 // The functions only copy bytes in and out of the pointers they are handed.
+import Foundation
 import OSecCrypto
 
 /// A 32-bit length, as the digest functions take it (`uint32_t`).
@@ -24,31 +25,58 @@ private func oneShot(
     return Digest.hash(algorithm, bytes: data, count: Int(len), into: md) ? md : nil
 }
 
-/// `_Init`: starts a new computation in the context. Returns 1 (0 only for a nil context, where C would crash).
-private func start(_ state: inout DigestContext?, _ algorithm: DigestAlgorithm) -> Int32 {
-    state = DigestContext(algorithm)
+/// The running state of a digest context: OSecCrypto's `DigestContext`, or MD4's own (legacy provider).
+protocol CCRunningDigest {
+    mutating func update(bytes: UnsafeRawPointer?, count: Int)
+    func finalize() -> Data
+}
+
+extension DigestContext: CCRunningDigest {}
+extension MD4.Context: CCRunningDigest {}
+
+/// A `CC_*_CTX`: its running state, nil until `_Init` or the first `_Update`, and again after `_Final`.
+protocol CCDigestState {
+    associatedtype Running: CCRunningDigest
+    var digest: Running? { get set }
+}
+
+/// `_Init`: starts a new computation (`fresh`) in the context. Returns 1 (0 only for a nil context, where C
+/// would crash).
+@inline(__always)
+private func start<State: CCDigestState>(
+    _ c: UnsafeMutablePointer<State>?, _ fresh: @autoclosure () -> State.Running
+) -> Int32 {
+    guard let c else { return 0 }
+    c.pointee.digest = fresh()
     return 1
 }
 
 /// `_Update`: feeds bytes. Like Apple, ignores a nil `data` or a zero length, and returns 1. A context that was
-/// never initialised (or was finalised) starts a new computation of `algorithm`.
-private func feed(
-    _ state: inout DigestContext?, _ algorithm: DigestAlgorithm, _ data: UnsafeRawPointer?, _ len: CC_LONG
+/// never initialised (or was finalised) starts a new computation (`fresh`). Returns 0 for a nil context.
+@inline(__always)
+private func feed<State: CCDigestState>(
+    _ c: UnsafeMutablePointer<State>?, _ data: UnsafeRawPointer?, _ len: CC_LONG,
+    _ fresh: @autoclosure () -> State.Running
 ) -> Int32 {
+    guard let c else { return 0 }
     guard len > 0, let data else { return 1 }
-    if state == nil { state = DigestContext(algorithm) }
-    state?.update(bytes: data, count: Int(len))
+    if c.pointee.digest == nil { c.pointee.digest = fresh() }
+    c.pointee.digest?.update(bytes: data, count: Int(len))
     return 1
 }
 
 /// `_Final`: writes `length` bytes of the digest to `md` and clears the context (a finalised C context is
 /// unusable until the next `_Init`; here it starts over). A nil `md` leaves the context alone, as Apple's does.
-private func finish(
-    _ md: UnsafeMutablePointer<UInt8>?, _ state: inout DigestContext?, _ algorithm: DigestAlgorithm, _ length: Int
+/// Returns 0 for a nil context, or when OpenSSL gave no digest (MD4 without the legacy provider).
+@inline(__always)
+private func finish<State: CCDigestState>(
+    _ md: UnsafeMutablePointer<UInt8>?, _ c: UnsafeMutablePointer<State>?, _ length: Int,
+    _ fresh: @autoclosure () -> State.Running
 ) -> Int32 {
+    guard let c else { return 0 }
     guard let md else { return 1 }
-    let digest = (state ?? DigestContext(algorithm)).finalize()
-    state = nil
+    let digest = (c.pointee.digest ?? fresh()).finalize()
+    c.pointee.digest = nil
     guard digest.count >= length else { return 0 }
     digest.copyBytes(to: md, count: length)
     return 1
@@ -79,6 +107,8 @@ public struct CC_MD4state_st {
 /// `@unchecked Sendable`: the state is copy-on-write; a copy never shares mutable state with another copy.
 extension CC_MD4state_st: @unchecked Sendable {}
 
+extension CC_MD4state_st: CCDigestState {}
+
 extension CC_MD4state_st: CustomStringConvertible {
     /// A fixed text: message-derived state is never printed.
     public var description: String { contextDescription }
@@ -97,9 +127,7 @@ public typealias CC_MD4_CTX = CC_MD4state_st
 )
 @discardableResult
 public func CC_MD4_Init(_ c: UnsafeMutablePointer<CC_MD4_CTX>!) -> Int32 {
-    guard let c else { return 0 }
-    c.pointee.digest = MD4.Context()
-    return 1
+    start(c, MD4.Context())
 }
 
 /// Feeds `len` bytes at `data` to the computation in `c`. Returns 1.
@@ -112,11 +140,7 @@ public func CC_MD4_Init(_ c: UnsafeMutablePointer<CC_MD4_CTX>!) -> Int32 {
 )
 @discardableResult
 public func CC_MD4_Update(_ c: UnsafeMutablePointer<CC_MD4_CTX>!, _ data: UnsafeRawPointer!, _ len: CC_LONG) -> Int32 {
-    guard let c else { return 0 }
-    guard len > 0, let data else { return 1 }
-    if c.pointee.digest == nil { c.pointee.digest = MD4.Context() }
-    c.pointee.digest?.update(bytes: data, count: Int(len))
-    return 1
+    feed(c, data, len, MD4.Context())
 }
 
 /// Writes the MD4 digest (`CC_MD4_DIGEST_LENGTH` bytes) of everything fed to `c` into `md`. Returns 1 (0 when
@@ -130,13 +154,7 @@ public func CC_MD4_Update(_ c: UnsafeMutablePointer<CC_MD4_CTX>!, _ data: Unsafe
 )
 @discardableResult
 public func CC_MD4_Final(_ md: UnsafeMutablePointer<UInt8>!, _ c: UnsafeMutablePointer<CC_MD4_CTX>!) -> Int32 {
-    guard let c else { return 0 }
-    guard let md else { return 1 }
-    let digest = (c.pointee.digest ?? MD4.Context()).finalize()
-    c.pointee.digest = nil
-    guard digest.count == MD4.outputSize else { return 0 }
-    digest.copyBytes(to: md, count: MD4.outputSize)
-    return 1
+    finish(md, c, MD4.outputSize, MD4.Context())
 }
 
 /// Computes the MD4 (RFC 1320) digest of `len` bytes at `data` into `md` (`CC_MD4_DIGEST_LENGTH` bytes).
@@ -180,6 +198,8 @@ public struct CC_MD5state_st {
 /// `@unchecked Sendable`: the state is copy-on-write; a copy never shares mutable state with another copy.
 extension CC_MD5state_st: @unchecked Sendable {}
 
+extension CC_MD5state_st: CCDigestState {}
+
 extension CC_MD5state_st: CustomStringConvertible {
     /// A fixed text: message-derived state is never printed.
     public var description: String { contextDescription }
@@ -198,8 +218,7 @@ public typealias CC_MD5_CTX = CC_MD5state_st
 )
 @discardableResult
 public func CC_MD5_Init(_ c: UnsafeMutablePointer<CC_MD5_CTX>!) -> Int32 {
-    guard let c else { return 0 }
-    return start(&c.pointee.digest, .md5)
+    start(c, DigestContext(.md5))
 }
 
 /// Feeds `len` bytes at `data` to the computation in `c`. Returns 1.
@@ -212,8 +231,7 @@ public func CC_MD5_Init(_ c: UnsafeMutablePointer<CC_MD5_CTX>!) -> Int32 {
 )
 @discardableResult
 public func CC_MD5_Update(_ c: UnsafeMutablePointer<CC_MD5_CTX>!, _ data: UnsafeRawPointer!, _ len: CC_LONG) -> Int32 {
-    guard let c else { return 0 }
-    return feed(&c.pointee.digest, .md5, data, len)
+    feed(c, data, len, DigestContext(.md5))
 }
 
 /// Writes the MD5 digest (`CC_MD5_DIGEST_LENGTH` bytes) of everything fed to `c` into `md`. Returns 1.
@@ -226,8 +244,7 @@ public func CC_MD5_Update(_ c: UnsafeMutablePointer<CC_MD5_CTX>!, _ data: Unsafe
 )
 @discardableResult
 public func CC_MD5_Final(_ md: UnsafeMutablePointer<UInt8>!, _ c: UnsafeMutablePointer<CC_MD5_CTX>!) -> Int32 {
-    guard let c else { return 0 }
-    return finish(md, &c.pointee.digest, .md5, 16)
+    finish(md, c, 16, DigestContext(.md5))
 }
 
 /// Computes the MD5 (RFC 1321) digest of `len` bytes at `data` into `md` (`CC_MD5_DIGEST_LENGTH` bytes).
@@ -269,6 +286,8 @@ public struct CC_SHA1state_st {
 /// `@unchecked Sendable`: the state is copy-on-write; a copy never shares mutable state with another copy.
 extension CC_SHA1state_st: @unchecked Sendable {}
 
+extension CC_SHA1state_st: CCDigestState {}
+
 extension CC_SHA1state_st: CustomStringConvertible {
     /// A fixed text: message-derived state is never printed.
     public var description: String { contextDescription }
@@ -280,23 +299,20 @@ public typealias CC_SHA1_CTX = CC_SHA1state_st
 /// Starts a SHA-1 computation in `c`. Returns 1.
 @discardableResult
 public func CC_SHA1_Init(_ c: UnsafeMutablePointer<CC_SHA1_CTX>!) -> Int32 {
-    guard let c else { return 0 }
-    return start(&c.pointee.digest, .sha1)
+    start(c, DigestContext(.sha1))
 }
 
 /// Feeds `len` bytes at `data` to the computation in `c`. Returns 1.
 @discardableResult
 public func CC_SHA1_Update(_ c: UnsafeMutablePointer<CC_SHA1_CTX>!, _ data: UnsafeRawPointer!, _ len: CC_LONG) -> Int32
 {
-    guard let c else { return 0 }
-    return feed(&c.pointee.digest, .sha1, data, len)
+    feed(c, data, len, DigestContext(.sha1))
 }
 
 /// Writes the SHA-1 digest (`CC_SHA1_DIGEST_LENGTH` bytes) of everything fed to `c` into `md`. Returns 1.
 @discardableResult
 public func CC_SHA1_Final(_ md: UnsafeMutablePointer<UInt8>!, _ c: UnsafeMutablePointer<CC_SHA1_CTX>!) -> Int32 {
-    guard let c else { return 0 }
-    return finish(md, &c.pointee.digest, .sha1, 20)
+    finish(md, c, 20, DigestContext(.sha1))
 }
 
 /// Computes the SHA-1 (FIPS 180-4) digest of `len` bytes at `data` into `md` (`CC_SHA1_DIGEST_LENGTH` bytes).
@@ -319,8 +335,7 @@ public let CC_SHA224_BLOCK_BYTES: Int32 = 64
 /// Starts a SHA-224 computation in `c`. Returns 1.
 @discardableResult
 public func CC_SHA224_Init(_ c: UnsafeMutablePointer<CC_SHA256_CTX>!) -> Int32 {
-    guard let c else { return 0 }
-    return start(&c.pointee.digest, .sha224)
+    start(c, DigestContext(.sha224))
 }
 
 /// Feeds `len` bytes at `data` to the computation in `c`. Returns 1.
@@ -328,15 +343,13 @@ public func CC_SHA224_Init(_ c: UnsafeMutablePointer<CC_SHA256_CTX>!) -> Int32 {
 public func CC_SHA224_Update(
     _ c: UnsafeMutablePointer<CC_SHA256_CTX>!, _ data: UnsafeRawPointer!, _ len: CC_LONG
 ) -> Int32 {
-    guard let c else { return 0 }
-    return feed(&c.pointee.digest, .sha224, data, len)
+    feed(c, data, len, DigestContext(.sha224))
 }
 
 /// Writes the SHA-224 digest (`CC_SHA224_DIGEST_LENGTH` bytes) of everything fed to `c` into `md`. Returns 1.
 @discardableResult
 public func CC_SHA224_Final(_ md: UnsafeMutablePointer<UInt8>!, _ c: UnsafeMutablePointer<CC_SHA256_CTX>!) -> Int32 {
-    guard let c else { return 0 }
-    return finish(md, &c.pointee.digest, .sha224, 28)
+    finish(md, c, 28, DigestContext(.sha224))
 }
 
 /// Computes the SHA-224 (FIPS 180-4) digest of `len` bytes at `data` into `md` (`CC_SHA224_DIGEST_LENGTH` bytes).
@@ -371,6 +384,8 @@ public struct CC_SHA256state_st {
 /// `@unchecked Sendable`: the state is copy-on-write; a copy never shares mutable state with another copy.
 extension CC_SHA256state_st: @unchecked Sendable {}
 
+extension CC_SHA256state_st: CCDigestState {}
+
 extension CC_SHA256state_st: CustomStringConvertible {
     /// A fixed text: message-derived state is never printed.
     public var description: String { contextDescription }
@@ -382,8 +397,7 @@ public typealias CC_SHA256_CTX = CC_SHA256state_st
 /// Starts a SHA-256 computation in `c`. Returns 1.
 @discardableResult
 public func CC_SHA256_Init(_ c: UnsafeMutablePointer<CC_SHA256_CTX>!) -> Int32 {
-    guard let c else { return 0 }
-    return start(&c.pointee.digest, .sha256)
+    start(c, DigestContext(.sha256))
 }
 
 /// Feeds `len` bytes at `data` to the computation in `c`. Returns 1.
@@ -391,15 +405,13 @@ public func CC_SHA256_Init(_ c: UnsafeMutablePointer<CC_SHA256_CTX>!) -> Int32 {
 public func CC_SHA256_Update(
     _ c: UnsafeMutablePointer<CC_SHA256_CTX>!, _ data: UnsafeRawPointer!, _ len: CC_LONG
 ) -> Int32 {
-    guard let c else { return 0 }
-    return feed(&c.pointee.digest, .sha256, data, len)
+    feed(c, data, len, DigestContext(.sha256))
 }
 
 /// Writes the SHA-256 digest (`CC_SHA256_DIGEST_LENGTH` bytes) of everything fed to `c` into `md`. Returns 1.
 @discardableResult
 public func CC_SHA256_Final(_ md: UnsafeMutablePointer<UInt8>!, _ c: UnsafeMutablePointer<CC_SHA256_CTX>!) -> Int32 {
-    guard let c else { return 0 }
-    return finish(md, &c.pointee.digest, .sha256, 32)
+    finish(md, c, 32, DigestContext(.sha256))
 }
 
 /// Computes the SHA-256 (FIPS 180-4) digest of `len` bytes at `data` into `md` (`CC_SHA256_DIGEST_LENGTH` bytes).
@@ -422,8 +434,7 @@ public let CC_SHA384_BLOCK_BYTES: Int32 = 128
 /// Starts a SHA-384 computation in `c`. Returns 1.
 @discardableResult
 public func CC_SHA384_Init(_ c: UnsafeMutablePointer<CC_SHA512_CTX>!) -> Int32 {
-    guard let c else { return 0 }
-    return start(&c.pointee.digest, .sha384)
+    start(c, DigestContext(.sha384))
 }
 
 /// Feeds `len` bytes at `data` to the computation in `c`. Returns 1.
@@ -431,15 +442,13 @@ public func CC_SHA384_Init(_ c: UnsafeMutablePointer<CC_SHA512_CTX>!) -> Int32 {
 public func CC_SHA384_Update(
     _ c: UnsafeMutablePointer<CC_SHA512_CTX>!, _ data: UnsafeRawPointer!, _ len: CC_LONG
 ) -> Int32 {
-    guard let c else { return 0 }
-    return feed(&c.pointee.digest, .sha384, data, len)
+    feed(c, data, len, DigestContext(.sha384))
 }
 
 /// Writes the SHA-384 digest (`CC_SHA384_DIGEST_LENGTH` bytes) of everything fed to `c` into `md`. Returns 1.
 @discardableResult
 public func CC_SHA384_Final(_ md: UnsafeMutablePointer<UInt8>!, _ c: UnsafeMutablePointer<CC_SHA512_CTX>!) -> Int32 {
-    guard let c else { return 0 }
-    return finish(md, &c.pointee.digest, .sha384, 48)
+    finish(md, c, 48, DigestContext(.sha384))
 }
 
 /// Computes the SHA-384 (FIPS 180-4) digest of `len` bytes at `data` into `md` (`CC_SHA384_DIGEST_LENGTH` bytes).
@@ -474,6 +483,8 @@ public struct CC_SHA512state_st {
 /// `@unchecked Sendable`: the state is copy-on-write; a copy never shares mutable state with another copy.
 extension CC_SHA512state_st: @unchecked Sendable {}
 
+extension CC_SHA512state_st: CCDigestState {}
+
 extension CC_SHA512state_st: CustomStringConvertible {
     /// A fixed text: message-derived state is never printed.
     public var description: String { contextDescription }
@@ -485,8 +496,7 @@ public typealias CC_SHA512_CTX = CC_SHA512state_st
 /// Starts a SHA-512 computation in `c`. Returns 1.
 @discardableResult
 public func CC_SHA512_Init(_ c: UnsafeMutablePointer<CC_SHA512_CTX>!) -> Int32 {
-    guard let c else { return 0 }
-    return start(&c.pointee.digest, .sha512)
+    start(c, DigestContext(.sha512))
 }
 
 /// Feeds `len` bytes at `data` to the computation in `c`. Returns 1.
@@ -494,15 +504,13 @@ public func CC_SHA512_Init(_ c: UnsafeMutablePointer<CC_SHA512_CTX>!) -> Int32 {
 public func CC_SHA512_Update(
     _ c: UnsafeMutablePointer<CC_SHA512_CTX>!, _ data: UnsafeRawPointer!, _ len: CC_LONG
 ) -> Int32 {
-    guard let c else { return 0 }
-    return feed(&c.pointee.digest, .sha512, data, len)
+    feed(c, data, len, DigestContext(.sha512))
 }
 
 /// Writes the SHA-512 digest (`CC_SHA512_DIGEST_LENGTH` bytes) of everything fed to `c` into `md`. Returns 1.
 @discardableResult
 public func CC_SHA512_Final(_ md: UnsafeMutablePointer<UInt8>!, _ c: UnsafeMutablePointer<CC_SHA512_CTX>!) -> Int32 {
-    guard let c else { return 0 }
-    return finish(md, &c.pointee.digest, .sha512, 64)
+    finish(md, c, 64, DigestContext(.sha512))
 }
 
 /// Computes the SHA-512 (FIPS 180-4) digest of `len` bytes at `data` into `md` (`CC_SHA512_DIGEST_LENGTH` bytes).

@@ -55,13 +55,9 @@ extension AsymmetricKey {
         return try withEncryptionContext(.encrypt, padding, label) { (ctx) throws(CryptoError) in
             try plaintext.withCryptoBytes { (bytes, count) throws(CryptoError) in
                 try output.filling(capacity: k) { (out) throws(CryptoError) in
-                    var written = k
-                    try ossl(
-                        EVP_PKEY_encrypt(
-                            ctx, out.assumingMemoryBound(to: UInt8.self), &written,
-                            bytes.assumingMemoryBound(to: UInt8.self), count),
-                        .invalidParameter, "RSA encryption failed (input not below the modulus?)")
-                    return written
+                    try runPKeyTransform(
+                        EVP_PKEY_encrypt, ctx, bytes, count, into: out, capacity: k, .invalidParameter,
+                        "RSA encryption failed (input not below the modulus?)")
                 }
             }
         }
@@ -82,12 +78,9 @@ extension AsymmetricKey {
         return try withEncryptionContext(.decrypt, padding, label) { (ctx) throws(CryptoError) in
             try ciphertext.withCryptoBytes { (bytes, count) throws(CryptoError) in
                 try output.filling(capacity: k) { (out) throws(CryptoError) in
-                    var written = k
-                    try ossl(
-                        EVP_PKEY_decrypt(
-                            ctx, out.assumingMemoryBound(to: UInt8.self), &written,
-                            bytes.assumingMemoryBound(to: UInt8.self), count),
-                        .decryptionFailed, "RSA decryption failed")
+                    var written = try runPKeyTransform(
+                        EVP_PKEY_decrypt, ctx, bytes, count, into: out, capacity: k, .decryptionFailed,
+                        "RSA decryption failed")
                     if case .none = padding, written < k {  // the full block, leading zeros included
                         out.advanced(by: k - written).copyMemory(from: out, byteCount: written)
                         out.initializeMemory(as: UInt8.self, repeating: 0, count: k - written)
@@ -128,13 +121,9 @@ extension AsymmetricKey {
         let k = blockSize
         return try block.withCryptoBytes { (bytes, count) throws(CryptoError) in
             try Data.filling(capacity: k) { (out) throws(CryptoError) in
-                var written = k
-                try ossl(
-                    EVP_PKEY_verify_recover(
-                        ctx.raw, out.assumingMemoryBound(to: UInt8.self), &written,
-                        bytes.assumingMemoryBound(to: UInt8.self), count),
-                    "EVP_PKEY_verify_recover")
-                return written
+                try runPKeyTransform(
+                    EVP_PKEY_verify_recover, ctx.raw, bytes, count, into: out, capacity: k, .internalError,
+                    "EVP_PKEY_verify_recover failed")
             }
         }
     }

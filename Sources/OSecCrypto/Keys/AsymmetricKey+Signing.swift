@@ -37,13 +37,9 @@ extension AsymmetricKey {
                         "EVP_PKEY_sign")
                 }
                 return try output.filling(capacity: capacity) { (out) throws(CryptoError) in
-                    var written = capacity
-                    try ossl(
-                        EVP_PKEY_sign(
-                            ctx, out.assumingMemoryBound(to: UInt8.self), &written,
-                            tbs.assumingMemoryBound(to: UInt8.self), count),
-                        .invalidParameter, "signing failed (input too large for the key?)")
-                    return written
+                    try runPKeyTransform(
+                        EVP_PKEY_sign, ctx, tbs, count, into: out, capacity: capacity, .invalidParameter,
+                        "signing failed (input too large for the key?)")
                 }
             }
         }

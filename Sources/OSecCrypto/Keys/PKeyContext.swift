@@ -153,3 +153,25 @@ extension AsymmetricKey {
         return result
     }
 }
+
+/// The signature OpenSSL's one-shot key operations share (EVP_PKEY_sign, _encrypt, _decrypt,
+/// _verify_recover): context, output, its room in and the bytes written out, input, input length.
+typealias PKeyTransform = (
+    OpaquePointer?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<Int>?, UnsafePointer<UInt8>?, Int
+) -> Int32
+
+/// Runs `transform`, one of OpenSSL's one-shot key operations, over `count` bytes at `input` into the
+/// `capacity` bytes at `out`, and returns how many it wrote; throws `code` with `reason` (and the drained
+/// OpenSSL error queue) when it fails. Inlined, so each caller makes one direct call into OpenSSL.
+@inline(__always)
+func runPKeyTransform(
+    _ transform: PKeyTransform, _ ctx: OpaquePointer, _ input: UnsafeRawPointer, _ count: Int,
+    into out: UnsafeMutableRawPointer, capacity: Int, _ code: CryptoError.Code, _ reason: @autoclosure () -> String
+) throws(CryptoError) -> Int {
+    var written = capacity
+    try ossl(
+        transform(
+            ctx, out.assumingMemoryBound(to: UInt8.self), &written, input.assumingMemoryBound(to: UInt8.self), count),
+        code, reason())
+    return written
+}

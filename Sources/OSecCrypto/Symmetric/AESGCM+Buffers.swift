@@ -11,43 +11,40 @@ extension AESGCM {
     /// Longest message GCM may process under one key and IV (SP 800-38D §5.2.1.1: 2^39 − 256 bits).
     package static let maximumMessageLength = (1 << 36) - 32
 
-    /// Encrypts `count` bytes at `plaintext` into `ciphertext` (the same length; it may be `plaintext`) and
-    /// writes a `tagCount`-byte tag to `tag`. `key` is 16, 24 or 32 bytes; `nonce` any length from 1 byte (12
-    /// is GCM's recommended size); `aad` and the message buffers may be nil when their counts are 0.
-    /// - Throws: `.invalidParameter` for a bad key, nonce, tag or message length or a missing buffer.
-    package static func seal(
-        key: UnsafeRawPointer, keyCount: Int, nonce: UnsafeRawPointer, nonceCount: Int, aad: UnsafeRawPointer?,
-        aadCount: Int, plaintext: UnsafeRawPointer?, count: Int, into ciphertext: UnsafeMutableRawPointer?,
-        tag: UnsafeMutableRawPointer, tagCount: Int
-    ) throws(CryptoError) {
-        let cipher = try checkedCipher(
-            keyCount: keyCount, nonceCount: nonceCount, aad: aad, aadCount: aadCount, input: plaintext,
-            count: count, output: ciphertext, tagCount: tagCount)
-        let rc = osec_aes_gcm_oneshot(
-            UnsafeRawPointer(cipher), 1, key, keyCount, nonce, nonceCount, aad, aadCount, plaintext, count,
-            ciphertext, tag, nil, tagCount)
-        guard rc == 1 else { throw CryptoError.failed("AES-GCM seal") }
+    /// What a buffer one-shot does with its tag: a seal writes it, an open checks the one it is given.
+    package enum BufferTag {
+        /// Seal: encrypt, and write the tag to this pointer.
+        case seal(into: UnsafeMutableRawPointer)
+        /// Open: check the tag at this pointer (constant time, inside OpenSSL), and decrypt.
+        case open(expected: UnsafeRawPointer)
     }
 
-    /// Checks the `tagCount`-byte tag at `tag` (constant time, inside OpenSSL) and decrypts `count` bytes at
-    /// `ciphertext` into `plaintext` (it may be `ciphertext`). On any failure the output is cleansed.
-    /// - Throws: `.authenticationFailed` when the tag does not match (wrong key, nonce, data or tag);
-    ///   `.invalidParameter` as the seal does.
-    package static func open(
-        key: UnsafeRawPointer, keyCount: Int, nonce: UnsafeRawPointer, nonceCount: Int, aad: UnsafeRawPointer?,
-        aadCount: Int, ciphertext: UnsafeRawPointer?, count: Int, into plaintext: UnsafeMutableRawPointer?,
-        tag: UnsafeRawPointer, tagCount: Int
+    /// Seals or opens, as `tag` says, `count` bytes at `input` into `output` (the same length; it may be
+    /// `input`), with a `tagCount`-byte tag. `key` is 16, 24 or 32 bytes; `nonce` any length from 1 byte (12 is
+    /// GCM's recommended size); `aad` and the message buffers may be nil when their counts are 0. When an open
+    /// fails the output is cleansed.
+    /// - Throws: `.invalidParameter` for a bad key, nonce, tag or message length or a missing buffer;
+    ///   `.authenticationFailed` when an open's tag does not match (wrong key, nonce, data or tag).
+    package static func oneShot(
+        _ tag: BufferTag, key: UnsafeRawPointer, keyCount: Int, nonce: UnsafeRawPointer, nonceCount: Int,
+        aad: UnsafeRawPointer?, aadCount: Int, input: UnsafeRawPointer?, count: Int,
+        into output: UnsafeMutableRawPointer?, tagCount: Int
     ) throws(CryptoError) {
         let cipher = try checkedCipher(
-            keyCount: keyCount, nonceCount: nonceCount, aad: aad, aadCount: aadCount, input: ciphertext,
-            count: count, output: plaintext, tagCount: tagCount)
+            keyCount: keyCount, nonceCount: nonceCount, aad: aad, aadCount: aadCount, input: input,
+            count: count, output: output, tagCount: tagCount)
+        let (encrypt, tagOut, tagIn): (Int32, UnsafeMutableRawPointer?, UnsafeRawPointer?) =
+            switch tag {
+            case .seal(let into): (1, into, nil)
+            case .open(let expected): (0, nil, expected)
+            }
         let rc = osec_aes_gcm_oneshot(
-            UnsafeRawPointer(cipher), 0, key, keyCount, nonce, nonceCount, aad, aadCount, ciphertext, count,
-            plaintext, nil, tag, tagCount)
+            UnsafeRawPointer(cipher), encrypt, key, keyCount, nonce, nonceCount, aad, aadCount, input, count,
+            output, tagOut, tagIn, tagCount)
         switch rc {
         case 1: return
-        case 0: throw CryptoError(.authenticationFailed, "GCM authentication tag mismatch")
-        default: throw CryptoError.failed("AES-GCM open")
+        case 0 where encrypt == 0: throw CryptoError(.authenticationFailed, "GCM authentication tag mismatch")
+        default: throw CryptoError.failed(encrypt == 1 ? "AES-GCM seal" : "AES-GCM open")
         }
     }
 

@@ -11,6 +11,21 @@ final class CipherContext {
 
     deinit { EVP_CIPHER_CTX_free(raw) }
 
+    /// Sets the key and IV (an empty `iv`: none) with EVP_CipherInit_ex2, and with a non-nil `cipher` the
+    /// cipher too (nil: the one an earlier init chose, after its key length was set). `enc` is 1 to encrypt,
+    /// 0 to decrypt.
+    func setKey(_ key: Data, iv: Data, cipher: OpaquePointer?, enc: Int32) throws(CryptoError) {
+        try key.withBytes { (keyBytes, _) throws(CryptoError) in
+            try iv.withBytes { (ivBytes, ivCount) throws(CryptoError) in
+                try ossl(
+                    EVP_CipherInit_ex2(
+                        raw, cipher, keyBytes.assumingMemoryBound(to: UInt8.self),
+                        ivCount > 0 ? ivBytes.assumingMemoryBound(to: UInt8.self) : nil, enc, nil),
+                    "EVP_CipherInit_ex2")
+            }
+        }
+    }
+
     /// Largest input accepted in one call (EVP_CipherUpdate takes an `int` length).
     static let maximumInput = Int(Int32.max) - 64
 

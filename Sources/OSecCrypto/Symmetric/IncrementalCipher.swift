@@ -104,12 +104,12 @@ package final class IncrementalCipher {
             if algorithm == .rc2 {
                 try ossl(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_SET_RC2_KEY_BITS, Int32(key.count * 8), nil), "RC2 key bits")
             }
-            try Self.start(ctx, cipher: nil, key: key, iv: fullIV, enc: enc)
+            try context.setKey(key, iv: fullIV, cipher: nil, enc: enc)
         } else {
             guard key.count == Int(EVP_CIPHER_get_key_length(cipher)) else {
                 throw CryptoError(.invalidParameter, "wrong key length \(key.count) for \(name)")
             }
-            try Self.start(ctx, cipher: cipher, key: key, iv: fullIV, enc: enc)
+            try context.setKey(key, iv: fullIV, cipher: cipher, enc: enc)
         }
         try ossl(EVP_CIPHER_CTX_set_padding(ctx, padding ? 1 : 0), "EVP_CIPHER_CTX_set_padding")
         blockSize = Int(EVP_CIPHER_CTX_get_block_size(ctx))
@@ -221,20 +221,6 @@ package final class IncrementalCipher {
         }
         pendingCount += count - written
         return written
-    }
-
-    private static func start(
-        _ ctx: OpaquePointer, cipher: OpaquePointer?, key: Data, iv: Data, enc: Int32
-    ) throws(CryptoError) {
-        try key.withBytes { (keyBytes, _) throws(CryptoError) in
-            try iv.withBytes { (ivBytes, ivCount) throws(CryptoError) in
-                try ossl(
-                    EVP_CipherInit_ex2(
-                        ctx, cipher, keyBytes.assumingMemoryBound(to: UInt8.self),
-                        ivCount > 0 ? ivBytes.assumingMemoryBound(to: UInt8.self) : nil, enc, nil),
-                    "EVP_CipherInit_ex2")
-            }
-        }
     }
 
     /// OpenSSL's name for the combination, or nil when OpenSSL has none (CTR for the 64-bit block ciphers,

@@ -41,15 +41,7 @@ package enum SymmetricCrypto {
         default:
             break
         }
-        try key.withBytes { (keyBytes, _) throws(CryptoError) in
-            try iv.withBytes { (ivBytes, ivCount) throws(CryptoError) in
-                try ossl(
-                    EVP_CipherInit_ex2(
-                        ctx, nil, keyBytes.assumingMemoryBound(to: UInt8.self),
-                        ivCount > 0 ? ivBytes.assumingMemoryBound(to: UInt8.self) : nil, enc, nil),
-                    "EVP_CipherInit_ex2")
-            }
-        }
+        try context.setKey(key, iv: iv, cipher: nil, enc: enc)
         try ossl(EVP_CIPHER_CTX_set_padding(ctx, usesPadding ? 1 : 0), "EVP_CIPHER_CTX_set_padding")
         return try Data.filling(capacity: input.count + cipher.blockSize) { (out) throws(CryptoError) in
             let written = try context.update(input, into: out)
