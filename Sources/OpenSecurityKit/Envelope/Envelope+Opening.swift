@@ -103,7 +103,7 @@ extension Envelope {
         let unwrapped = SecKeyCreateDecryptedData(privateKey, algorithm, encryptedKey as CFData, &error)
         error?.release()
         if let unwrapped {
-            let bytes = [UInt8](unwrapped as Data)
+            let bytes = FoundationBytes.array(unwrapped)
             let fits = expectedLength.map { bytes.count == $0 } ?? (1...EnvelopeCrypto.keyLength).contains(bytes.count)
             if fits { return (bytes, true) }
         }

@@ -98,7 +98,8 @@ extension Envelope {
         let nonce = try EnvelopeCrypto.randomBytes(EnvelopeCrypto.nonceLength)
         let sealed = try EnvelopeCrypto.gcmSeal(key: key, nonce: nonce, aad: Array(id.utf8), plaintext: plaintext)
         var envelope = Envelope(
-            encryptedKey: wrapped as Data, identifier: id, body: .gcm(nonce: nonce, sealed: sealed), signature: nil,
+            encryptedKey: FoundationBytes.data(wrapped), identifier: id, body: .gcm(nonce: nonce, sealed: sealed),
+            signature: nil,
             digest: nil, fieldNames: names)
         if let signer { envelope.signature = try envelope.sign(with: signer) }
         return envelope
@@ -121,7 +122,7 @@ extension Envelope {
             throw SecurityKitError(errSecInternal, reason: "AES-CBC encryption failed")
         }
         return Envelope(
-            encryptedKey: wrapped as Data, identifier: id, body: .bytes(ciphertext), signature: nil,
+            encryptedKey: FoundationBytes.data(wrapped), identifier: id, body: .bytes(ciphertext), signature: nil,
             digest: EnvelopeCrypto.md5Hex(plaintext), fieldNames: names)
     }
 
@@ -184,7 +185,7 @@ extension Envelope {
         guard let signature = SecKeyCreateSignature(signer, algorithm, Data(signedDigest()) as CFData, &error) else {
             throw SecurityKitError.from(error, "signing the envelope failed")
         }
-        return signature as Data
+        return FoundationBytes.data(signature)
     }
 
     /// Whether the signature verifies under `sender` (RSA or EC public key).

@@ -287,7 +287,7 @@ public struct KeychainItem: Sendable, Hashable {
     /// A string attribute, which Apple stores as given: String, or Data holding UTF-8.
     private static func text(_ value: Any?) -> String? {
         if let string = value as? String { return string }
-        if let data = value as? Data { return String(data: data, encoding: .utf8) }
+        if let data = FoundationBytes.data(from: value) { return String(data: data, encoding: .utf8) }
         return nil
     }
 }

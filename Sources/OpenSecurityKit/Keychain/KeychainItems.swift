@@ -55,7 +55,7 @@ enum KeychainItems {
         let status = SecItemCopyMatching(search as CFDictionary, &result)
         if status == errSecItemNotFound { return nil }
         guard status == errSecSuccess else { throw failure(status, "SecItemCopyMatching", what) }
-        guard let data = result as? Data else {
+        guard let data = FoundationBytes.data(from: result) else {
             throw SecurityKitError(errSecInternal, reason: "SecItemCopyMatching returned no data for \(what)")
         }
         return data

@@ -70,7 +70,7 @@ public enum RSAEncryptor {
                 let block = SecKeyCreateEncryptedData(
                     publicKey, padding.algorithm, data[offset..<end] as CFData, &error)
             else { throw SecurityKitError.from(error, "RSA encryption of a block failed") }
-            output.append(block as Data)
+            output.append(FoundationBytes.data(block))
             offset = end
         } while offset < data.endIndex
         return output
@@ -109,7 +109,7 @@ public enum RSAEncryptor {
                 }
                 throw SecurityKitError(errSecDecode, reason: "RSA block \(index) does not decrypt with this key")
             }
-            output.append(block as Data)
+            output.append(FoundationBytes.data(block))
             offset = end
             index += 1
         }

@@ -42,7 +42,7 @@ public enum Signatures {
         guard let signature = SecKeyCreateSignature(privateKey, algorithm, data as CFData, &error) else {
             throw SecurityKitError.from(error, "signing failed")
         }
-        return signature as Data
+        return FoundationBytes.data(signature)
     }
 
     /// Whether `signature` is a valid signature of `data` by `publicKey`'s owner: false for a wrong or malformed
