@@ -12,7 +12,7 @@ package struct PKCS12Error: CodedError, Sendable, CustomStringConvertible {
     package let code: Code
     /// Human-readable detail for diagnostics.
     package let reason: String
-    /// The dotted OID of the unsupported algorithm, for ``Code/unsupportedAlgorithm``.
+    /// The dotted OID of the unsupported algorithm, for `PKCS12Error.Code.unsupportedAlgorithm`.
     package let algorithmOID: String?
 
     package init(_ code: Code, _ reason: String, algorithmOID: String? = nil) {

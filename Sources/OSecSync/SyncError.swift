@@ -1,6 +1,6 @@
 import OSecASN1
 
-/// The one error type of the sync layer: a ``DomainError`` whose codes are ``SyncErrorDomain``'s. It knows no
+/// The one error type of the sync layer: a `DomainError` (OSecASN1) whose codes are ``SyncErrorDomain``'s. It knows no
 /// `OSStatus`: the `Security` facade maps each `Code` to Apple's result code in its one error mapping
 /// (`ErrorMapping.swift`). Equality compares only the code; `reason` is for people (never secret bytes) and
 /// `underlying` the lower-layer error, if any.

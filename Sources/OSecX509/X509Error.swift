@@ -60,7 +60,8 @@ extension X509Error: CustomStringConvertible {
 }
 
 extension X509Error {
-    /// Runs `body`, converting any non-X509 error into ``Code/malformed`` (ASN.1) with the original as underlying.
+    /// Runs `body`, converting any non-X509 error into `X509Error.Code.malformed` (ASN.1) with the original as
+    /// underlying.
     @inline(__always)
     static func wrapping<T>(_ what: @autoclosure () -> String, _ body: () throws -> T) throws(X509Error) -> T {
         try converting(body) { error in X509Error(.malformed, what(), underlying: error) }

@@ -1,9 +1,9 @@
 import OSecASN1
 
-/// The one error type thrown by the keychain storage engine: a ``DomainError`` whose codes are
+/// The one error type thrown by the keychain storage engine: a `DomainError` (OSecASN1) whose codes are
 /// ``KeychainStoreErrorDomain``'s (`KeychainStoreError.Code.duplicateItem`, …).
 ///
-/// ``Code`` is an open set of conditions. The engine knows no `OSStatus`: the `Security` facade maps each code to
+/// `Code` is an open set of conditions. The engine knows no `OSStatus`: the `Security` facade maps each code to
 /// Apple's result code in one place (`ErrorMapping.swift`).
 /// Equality compares only the code; `reason` is for diagnostics and never contains secret bytes; `underlying` is the
 /// lower-layer error (SQLite, crypto, POSIX) that caused this one, if any.
