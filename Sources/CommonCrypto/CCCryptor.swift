@@ -19,10 +19,12 @@ import OSecCrypto
 public final class _CCCryptor: @unchecked Sendable {  // sendable: all state is read and written under `lock`
     private let lock = NSLock()
     private var cipher: IncrementalCipher?
+    /// The AES-GCM stream of a `kCCModeGCM` cryptor (driven by the `CCCryptorGCM…` functions; `cipher` is nil).
+    private var gcm: AESGCMStream?
     /// The output of a `CCCryptorFinal` that found too little room, handed out by the next `CCCryptorFinal`.
     private var pendingFinal: Data?
-    /// The mode, for `CCCryptorReset` (only CBC and CTR reset).
-    fileprivate let mode: IncrementalCipher.Mode
+    /// The mode, for `CCCryptorReset` (only CBC and CTR reset); nil for GCM.
+    fileprivate let mode: IncrementalCipher.Mode?
     /// The algorithm's block size: the IV length `CCCryptorReset` reads.
     fileprivate let ivLength: Int
 
@@ -30,6 +32,21 @@ public final class _CCCryptor: @unchecked Sendable {  // sendable: all state is 
         self.cipher = cipher
         self.mode = mode
         self.ivLength = ivLength
+    }
+
+    /// A `kCCModeGCM` cryptor.
+    init(gcm: AESGCMStream) {
+        self.gcm = gcm
+        mode = nil
+        ivLength = 0
+    }
+
+    /// Runs `body` on the live GCM stream under the lock; nil after `CCCryptorRelease` or for another mode.
+    func withGCM<R>(_ body: (AESGCMStream) -> R) -> R? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let gcm else { return nil }
+        return body(gcm)
     }
 
     /// Runs `body` on the live cipher under the lock, or returns nil after `CCCryptorRelease`.
@@ -45,6 +62,7 @@ public final class _CCCryptor: @unchecked Sendable {  // sendable: all state is 
         lock.lock()
         defer { lock.unlock() }
         cipher = nil
+        gcm = nil
         pendingFinal = nil
     }
 }
@@ -112,7 +130,10 @@ public func CCCryptorCreateWithMode(
 ) -> CCCryptorStatus {
     guard let key, let cryptorRef else { return CCCryptorStatus(kCCParamError) }
     cryptorRef.pointee = nil
-    switch makeCryptor(op, mode, alg, padding, iv, key, keyLength) {
+    let made =
+        Int(mode) == kCCModeGCM
+        ? makeGCMCryptor(op, alg, key, keyLength) : makeCryptor(op, mode, alg, padding, iv, key, keyLength)
+    switch made {
     case .success(let cryptor):
         cryptorRef.pointee = cryptor
         return CCCryptorStatus(kCCSuccess)
@@ -375,6 +396,25 @@ private func cipherMode(_ mode: CCMode) -> Result<IncrementalCipher.Mode, CCStat
 
 /// Apple's CCCryptorCreateWithMode after its pointer checks: the same checks in the same order, then the
 /// OpenSSL cipher.
+/// A `kCCModeGCM` cryptor: AES only (`kCCParamError` otherwise), a 16-, 24- or 32-byte key (`kCCKeySizeError`);
+/// the IV comes through `CCCryptorGCMSetIV`, padding and `iv` are ignored.
+private func makeGCMCryptor(
+    _ op: CCOperation, _ alg: CCAlgorithm, _ key: UnsafeRawPointer, _ keyLength: Int
+) -> Result<_CCCryptor, CCStatusCode> {
+    guard Int(op) == kCCEncrypt || Int(op) == kCCDecrypt, Int(alg) == kCCAlgorithmAES else {
+        return .failure(.paramError)
+    }
+    guard [kCCKeySizeAES128, kCCKeySizeAES192, kCCKeySizeAES256].contains(keyLength) else {
+        return .failure(.keySizeError)
+    }
+    do throws(CryptoError) {
+        return .success(
+            _CCCryptor(gcm: try AESGCMStream(key: key, keyCount: keyLength, encrypt: Int(op) == kCCEncrypt)))
+    } catch {
+        return .failure(CCStatusCode(error))
+    }
+}
+
 private func makeCryptor(
     _ op: CCOperation, _ mode: CCMode, _ alg: CCAlgorithm, _ padding: CCPadding, _ iv: UnsafeRawPointer?,
     _ key: UnsafeRawPointer, _ keyLength: Int

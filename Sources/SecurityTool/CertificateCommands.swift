@@ -244,12 +244,8 @@ enum CertificateCommands {
     static func addCertificates(_ arguments: [String]) -> Int32 {
         guard let options = CommandOptions.parse(arguments, valued: "k", flags: "") else { return 2 }
         guard !options.operands.isEmpty, options.values["k"] != "" else { return 2 }
-        var keychain: SecKeychain?
-        if let name = options.values["k"] {
-            guard let existing = KeychainOperand.existing(name, call: "SecKeychainOpen") else {
-                return KeychainOperand.missingStatus
-            }
-            keychain = existing
+        guard let keychain = KeychainOperand.existing(optional: options.values["k"], call: "SecKeychainOpen") else {
+            return KeychainOperand.missingStatus
         }
         var result: Int32 = 0
         for file in options.operands {
@@ -284,31 +280,27 @@ enum CertificateCommands {
 
     // MARK: delete-certificate, delete-identity
 
-    static let deleteCertificateCommand = ToolCommand(
-        name: "delete-certificate",
-        usage: """
-            [-c name] [-Z hash] [-t] [keychain...]
-                -c  Specify certificate to delete by its common name
-                -Z  Specify certificate to delete by its SHA-256 (or SHA-1) hash value
-                -t  Also delete user trust settings for this certificate
-            The certificate to be deleted must be uniquely specified either by a string found in its common name, or
-            by its SHA-256 (or SHA-1) hash.
-            """,
-        help: "Delete a certificate from a keychain."
-    ) { deleteMatching($0, identity: false) }
+    static let deleteCertificateCommand = deleteCommand(identity: false)
+    static let deleteIdentityCommand = deleteCommand(identity: true)
 
-    static let deleteIdentityCommand = ToolCommand(
-        name: "delete-identity",
-        usage: """
-            [-c name] [-Z hash] [-t] [keychain...]
-                -c  Specify identity to delete by its common name
-                -Z  Specify identity to delete by its SHA-256 (or SHA-1) hash value
-                -t  Also delete user trust settings for this identity certificate
-            The identity to be deleted must be uniquely specified either by a string found in its common name, or
-            by its SHA-256 (or SHA-1) hash. The certificate and its private key are deleted.
-            """,
-        help: "Delete an identity (certificate + private key) from a keychain."
-    ) { deleteMatching($0, identity: true) }
+    /// `delete-certificate`, or `delete-identity`, which also deletes the certificate's private key.
+    private static func deleteCommand(identity: Bool) -> ToolCommand {
+        let noun = identity ? "identity" : "certificate"
+        return ToolCommand(
+            name: "delete-\(noun)",
+            usage: """
+                [-c name] [-Z hash] [-t] [keychain...]
+                    -c  Specify \(noun) to delete by its common name
+                    -Z  Specify \(noun) to delete by its SHA-256 (or SHA-1) hash value
+                    -t  Also delete user trust settings for this \(identity ? "identity certificate" : "certificate")
+                The \(noun) to be deleted must be uniquely specified either by a string found in its common name, or
+                by its SHA-256 (or SHA-1) hash.\(identity ? " The certificate and its private key are deleted." : "")
+                """,
+            help: identity
+                ? "Delete an identity (certificate + private key) from a keychain."
+                : "Delete a certificate from a keychain."
+        ) { deleteMatching($0, identity: identity) }
+    }
 
     static func deleteMatching(_ arguments: [String], identity: Bool) -> Int32 {
         guard let options = CommandOptions.parse(arguments, valued: "cZ", flags: "t") else { return 2 }

@@ -196,6 +196,14 @@ enum KeychainOperand {
         return keychain
     }
 
+    /// The keychain an optional operand names: `.some(nil)` when there is no operand (the call then uses its
+    /// default), the keychain when it exists, or `nil` after reporting `errSecNoSuchKeychain` as
+    /// ``existing(_:call:)`` does.
+    static func existing(optional operand: String?, call: String) -> SecKeychain?? {
+        guard let operand else { return .some(nil) }
+        return existing(operand, call: call).map { Optional($0) }
+    }
+
     /// The search list (the keychains searched when a command names none), with their paths.
     static func searchList() -> [(keychain: SecKeychain, path: String)] {
         var list: CFArray?

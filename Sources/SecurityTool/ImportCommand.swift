@@ -55,10 +55,8 @@ enum ImportCommand {
             ToolOutput.error("import: cannot read \(file)")
             return 1
         }
-        var keychain: SecKeychain?
-        if let name = options.values["k"] {
-            guard let existing = KeychainOperand.existing(name, call: "SecKeychainOpen") else { return 1 }
-            keychain = existing
+        guard let keychain = KeychainOperand.existing(optional: options.values["k"], call: "SecKeychainOpen") else {
+            return 1
         }
         let format = options.values["f"] ?? guessFormat(file, contents)
         let type = options.values["t"]

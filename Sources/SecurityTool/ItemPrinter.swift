@@ -26,27 +26,25 @@ enum ItemPrinter {
 
     /// The attributes security(1) lists per class: (printed name, type, attribute key).
     static func layout(_ kind: ItemKind) -> [Row] {
-        let common = [("0x00000007 ", "blob", "labl"), ("0x00000008 ", "blob", "alis"), ("\"acct\"", "blob", "acct")]
         switch kind {
-        case .generic:
-            return rows(
-                common + [
-                    ("\"cdat\"", "timedate", "cdat"), ("\"crtr\"", "uint32", "crtr"), ("\"cusi\"", "sint32", "cusi"),
-                    ("\"desc\"", "blob", "desc"), ("\"gena\"", "blob", "gena"), ("\"icmt\"", "blob", "icmt"),
-                    ("\"invi\"", "sint32", "invi"), ("\"mdat\"", "timedate", "mdat"), ("\"nega\"", "sint32", "nega"),
-                    ("\"prot\"", "blob", "prot"), ("\"scrp\"", "sint32", "scrp"), ("\"svce\"", "blob", "svce"),
-                    ("\"type\"", "uint32", "type"),
-                ])
-        case .internet:
-            return rows(
-                common + [
-                    ("\"atyp\"", "blob", "atyp"), ("\"cdat\"", "timedate", "cdat"), ("\"crtr\"", "uint32", "crtr"),
-                    ("\"cusi\"", "sint32", "cusi"), ("\"desc\"", "blob", "desc"), ("\"icmt\"", "blob", "icmt"),
-                    ("\"invi\"", "sint32", "invi"), ("\"mdat\"", "timedate", "mdat"), ("\"nega\"", "sint32", "nega"),
-                    ("\"path\"", "blob", "path"), ("\"port\"", "uint32", "port"), ("\"prot\"", "blob", "prot"),
-                    ("\"ptcl\"", "uint32", "ptcl"), ("\"scrp\"", "sint32", "scrp"), ("\"sdmn\"", "blob", "sdmn"),
-                    ("\"srvr\"", "blob", "srvr"), ("\"type\"", "uint32", "type"),
-                ])
+        case .generic, .internet:
+            // The password classes share most attributes; security(1) lists them by attribute code after the label
+            // (0x07) and the print name (0x08).
+            let shared = [
+                ("acct", "blob"), ("cdat", "timedate"), ("crtr", "uint32"), ("cusi", "sint32"), ("desc", "blob"),
+                ("icmt", "blob"), ("invi", "sint32"), ("mdat", "timedate"), ("nega", "sint32"), ("prot", "blob"),
+                ("scrp", "sint32"), ("type", "uint32"),
+            ]
+            let own =
+                kind == .generic
+                ? [("gena", "blob"), ("svce", "blob")]
+                : [
+                    ("atyp", "blob"), ("path", "blob"), ("port", "uint32"), ("ptcl", "uint32"), ("sdmn", "blob"),
+                    ("srvr", "blob"),
+                ]
+            let codes = (shared + own).sorted { $0.0 < $1.0 }
+            return rows([("0x00000007 ", "blob", "labl"), ("0x00000008 ", "blob", "alis")])
+                + codes.map { (name: "\"\($0.0)\"", type: $0.1, key: $0.0) }
         case .certificate:
             return rows([
                 ("\"alis\"", "blob", "alis"), ("\"cenc\"", "uint32", "cenc"), ("\"ctyp\"", "uint32", "ctyp"),

@@ -107,27 +107,23 @@ enum KeychainCommands {
             """,
         help: "Display or manipulate the keychain search list.", run: list)
 
-    static let defaultCommand = ToolCommand(
-        name: "default-keychain",
-        usage: """
-            [-d user|system|common|dynamic] [-s [keychain]] [--json]
-                -d    Use the specified domain.
-                -s    Set the default keychain to the specified keychain (none: unset it).
-            With no parameters display the default keychain.
-            """,
-        help: "Display or set the default keychain."
-    ) { defaultOrLogin($0, login: false) }
+    static let defaultCommand = keychainSettingCommand(login: false)
+    static let loginCommand = keychainSettingCommand(login: true)
 
-    static let loginCommand = ToolCommand(
-        name: "login-keychain",
-        usage: """
-            [-d user|system|common|dynamic] [-s [keychain]] [--json]
-                -d    Use the specified domain.
-                -s    Set the login keychain to the specified keychain (none: unset it).
-            With no parameters display the login keychain.
-            """,
-        help: "Display or set the login keychain."
-    ) { defaultOrLogin($0, login: true) }
+    /// `default-keychain` or `login-keychain`: display or set that keychain of a domain.
+    private static func keychainSettingCommand(login: Bool) -> ToolCommand {
+        let which = login ? "login" : "default"
+        return ToolCommand(
+            name: "\(which)-keychain",
+            usage: """
+                [-d user|system|common|dynamic] [-s [keychain]] [--json]
+                    -d    Use the specified domain.
+                    -s    Set the \(which) keychain to the specified keychain (none: unset it).
+                With no parameters display the \(which) keychain.
+                """,
+            help: "Display or set the \(which) keychain."
+        ) { defaultOrLogin($0, login: login) }
+    }
 
     /// macOS's domain names, matched by prefix (`u` = user).
     static func domain(_ name: String) -> SecPreferencesDomain? {
@@ -245,12 +241,8 @@ enum KeychainCommands {
             return status == errSecSuccess ? 0 : ToolOutput.fail("SecKeychainLockAll", status)
         }
         let name = options.operands.first
-        var keychain: SecKeychain?
-        if let name {
-            guard let existing = KeychainOperand.existing(name, call: "SecKeychainLock") else {
-                return KeychainOperand.missingStatus
-            }
-            keychain = existing
+        guard let keychain = KeychainOperand.existing(optional: name, call: "SecKeychainLock") else {
+            return KeychainOperand.missingStatus
         }
         let status = SecKeychainLock(keychain)
         return status == errSecSuccess ? 0 : ToolOutput.fail("SecKeychainLock \(name ?? "<NULL>")", status)
@@ -273,12 +265,8 @@ enum KeychainCommands {
         guard !options.hasExtraOperands(beyond: 1) else { return 2 }
         let name = options.operands.first
         if name == "" { return 2 }
-        var keychain: SecKeychain?
-        if let name {
-            guard let existing = KeychainOperand.existing(name, call: "SecKeychainUnlock") else {
-                return KeychainOperand.missingStatus
-            }
-            keychain = existing
+        guard let keychain = KeychainOperand.existing(optional: name, call: "SecKeychainUnlock") else {
+            return KeychainOperand.missingStatus
         }
         let label = name ?? "<NULL>"
         if options.flags.contains("u") {
@@ -328,12 +316,8 @@ enum KeychainCommands {
             interval = seconds
         }
         let name = options.operands.first
-        var keychain: SecKeychain?
-        if let name {
-            guard let existing = KeychainOperand.existing(name, call: "SecKeychainSetSettings") else {
-                return KeychainOperand.missingStatus
-            }
-            keychain = existing
+        guard let keychain = KeychainOperand.existing(optional: name, call: "SecKeychainSetSettings") else {
+            return KeychainOperand.missingStatus
         }
         var settings = SecKeychainSettings(
             version: UInt32(SEC_KEYCHAIN_SETTINGS_VERS1), lockOnSleep: DarwinBoolean(options.flags.contains("l")),
@@ -353,12 +337,8 @@ enum KeychainCommands {
         guard !options.hasExtraOperands(beyond: 1) else { return 2 }
         let name = options.operands.first
         if name == "" { return 2 }
-        var keychain: SecKeychain?
-        if let name {
-            guard let existing = KeychainOperand.existing(name, call: "SecKeychainCopySettings") else {
-                return KeychainOperand.missingStatus
-            }
-            keychain = existing
+        guard let keychain = KeychainOperand.existing(optional: name, call: "SecKeychainCopySettings") else {
+            return KeychainOperand.missingStatus
         }
         var settings = SecKeychainSettings()
         settings.version = UInt32(SEC_KEYCHAIN_SETTINGS_VERS1)
@@ -402,12 +382,8 @@ enum KeychainCommands {
         guard let options = CommandOptions.parse(arguments, valued: "op", flags: "") else { return 2 }
         guard !options.hasExtraOperands(beyond: 1) else { return 2 }
         let name = options.operands.first
-        var keychain: SecKeychain?
-        if let name {
-            guard let existing = KeychainOperand.existing(name, call: "SecKeychainChangePassword") else {
-                return KeychainOperand.missingStatus
-            }
-            keychain = existing
+        guard let keychain = KeychainOperand.existing(optional: name, call: "SecKeychainChangePassword") else {
+            return KeychainOperand.missingStatus
         }
         func ask(_ prompt: String, retype: String? = nil) -> String? {
             switch Prompt.secret(prompt, retype: retype) {

@@ -24,25 +24,37 @@ enum Prompt {
         let tries = retype != nil && Terminal.standardInputIsTerminal ? 3 : 1
         for _ in 0..<tries {
             let first: [UInt8]
-            do {
-                guard let line = try Terminal.readSecret(prompt: prompt) else { return .endOfInput }
-                first = line
-            } catch {
-                return .failed("\(error)")
+            switch read(prompt) {
+            case .line(let line): first = line
+            case .stop(let answer): return answer
             }
             guard let retype, Terminal.standardInputIsTerminal else {
                 return .secret(String(decoding: first, as: UTF8.self))
             }
             let second: [UInt8]
-            do {
-                guard let line = try Terminal.readSecret(prompt: retype) else { return .endOfInput }
-                second = line
-            } catch {
-                return .failed("\(error)")
+            switch read(retype) {
+            case .line(let line): second = line
+            case .stop(let answer): return answer
             }
             if first == second { return .secret(String(decoding: first, as: UTF8.self)) }
             FileHandle.standardError.write(Data("passwords don't match\n".utf8))
         }
         return .failed("passwords don't match")
+    }
+
+    /// What one read gives: the line typed, or the answer that ends the asking.
+    private enum Reading {
+        case line([UInt8])
+        case stop(Answer)
+    }
+
+    /// One line read after `prompt` (end of input and an unusable terminal end the asking).
+    private static func read(_ prompt: String) -> Reading {
+        do {
+            guard let line = try Terminal.readSecret(prompt: prompt) else { return .stop(.endOfInput) }
+            return .line(line)
+        } catch {
+            return .stop(.failed("\(error)"))
+        }
     }
 }

@@ -44,21 +44,8 @@ enum SecurityCommand {
         ToolCommand(
             name: "demo", usage: "", help: "Run an end-to-end demonstration of what OpenSecurity implements.",
             run: Demo.run),
-        ToolCommand(
-            name: "sync-join", usage: "-u URL -c circle [keychain]",
-            help: "Join (or create) a sync circle.", run: SyncCommands.join),
-        ToolCommand(
-            name: "sync-leave", usage: "[keychain]", help: "Leave the keychain's sync circle.",
-            run: SyncCommands.leave),
-        ToolCommand(
-            name: "sync-status", usage: "[-j | --json] [keychain]",
-            help: "Show the circle, members, pending changes and conflicts.", run: SyncCommands.status),
-        ToolCommand(
-            name: "sync-now", usage: "[keychain]", help: "Push and pull every change now.", run: SyncCommands.now),
-        ToolCommand(
-            name: "sync-agent", usage: "[keychain]",
-            help: "Keep a keychain in sync with its circle (runs until stopped).",
-            run: SyncCommands.agent),
+        SyncCommands.joinCommand, SyncCommands.leaveCommand, SyncCommands.statusCommand, SyncCommands.nowCommand,
+        SyncCommands.agentCommand,
     ]
 
     /// The command `name` selects: an exact name, else the first command it is a prefix of.

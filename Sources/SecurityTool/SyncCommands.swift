@@ -6,10 +6,52 @@ import Security
 /// on a terminal, read as one line from standard input otherwise, or taken from
 /// `OPENSECURITY_SYNC_PASSPHRASE_FILE`.
 enum SyncCommands {
-    static func join(_ arguments: [String]) -> Int32 {
-        guard let options = CommandOptions.parse(arguments, valued: "uc", flags: ""),
+    static let joinCommand = ToolCommand(
+        name: "sync-join", usage: "-u URL -c circle [keychain]", help: "Join (or create) a sync circle.", run: join)
+
+    static let leaveCommand = keychainCommand("sync-leave", help: "Leave the keychain's sync circle.") {
+        try OpenSecuritySync.leave(keychain: $0)
+    }
+
+    static let statusCommand = ToolCommand(
+        name: "sync-status", usage: "[-j | --json] [keychain]",
+        help: "Show the circle, members, pending changes and conflicts.", run: status)
+
+    static let nowCommand = keychainCommand("sync-now", help: "Push and pull every change now.") {
+        try OpenSecuritySync.syncNow(keychain: $0)
+    }
+
+    static let agentCommand = keychainCommand(
+        "sync-agent", help: "Keep a keychain in sync with its circle (runs until stopped)."
+    ) {
+        try OpenSecuritySync.runAgent(keychain: $0)
+    }
+
+    /// A command `name [keychain]` that runs `action` on the keychain operand (nil: the default keychain).
+    private static func keychainCommand(
+        _ name: String, help: String, _ action: @escaping @Sendable (SecKeychain?) throws -> Void
+    ) -> ToolCommand {
+        ToolCommand(name: name, usage: "[keychain]", help: help) { arguments in
+            guard let options = parse(arguments) else { return 2 }
+            do { try action(keychain(options)) } catch { return fail(name, error) }
+            return 0
+        }
+    }
+
+    /// The options of a sync command, whose only operand is an optional keychain.
+    private static func parse(
+        _ arguments: [String], valued: String = "", jsonLetter: Character? = nil
+    )
+        -> CommandOptions?
+    {
+        guard let options = CommandOptions.parse(arguments, valued: valued, flags: "", jsonLetter: jsonLetter),
             options.operands.count <= 1
-        else { return 2 }
+        else { return nil }
+        return options
+    }
+
+    static func join(_ arguments: [String]) -> Int32 {
+        guard let options = parse(arguments, valued: "uc") else { return 2 }
         guard let url = options.values["u"], let circle = options.values["c"] else {
             return ToolOutput.usage("sync-join: -u URL and -c circle are required")
         }
@@ -26,33 +68,8 @@ enum SyncCommands {
         return 0
     }
 
-    static func leave(_ arguments: [String]) -> Int32 {
-        guard let options = CommandOptions.parse(arguments, valued: "", flags: ""),
-            options.operands.count <= 1
-        else { return 2 }
-        do { try OpenSecuritySync.leave(keychain: keychain(options)) } catch { return fail("sync-leave", error) }
-        return 0
-    }
-
-    static func now(_ arguments: [String]) -> Int32 {
-        guard let options = CommandOptions.parse(arguments, valued: "", flags: ""),
-            options.operands.count <= 1
-        else { return 2 }
-        do { try OpenSecuritySync.syncNow(keychain: keychain(options)) } catch { return fail("sync-now", error) }
-        return 0
-    }
-
-    static func agent(_ arguments: [String]) -> Int32 {
-        guard let options = CommandOptions.parse(arguments, valued: "", flags: ""),
-            options.operands.count <= 1
-        else { return 2 }
-        do { try OpenSecuritySync.runAgent(keychain: keychain(options)) } catch { return fail("sync-agent", error) }
-    }
-
     static func status(_ arguments: [String]) -> Int32 {
-        guard let options = CommandOptions.parse(arguments, valued: "", flags: "", jsonLetter: "j"),
-            options.operands.count <= 1
-        else { return 2 }
+        guard let options = parse(arguments, jsonLetter: "j") else { return 2 }
         let status: OpenSecuritySync.Status
         do { status = try OpenSecuritySync.status(keychain: keychain(options)) } catch {
             return fail("sync-status", error)

@@ -16,6 +16,20 @@ enum TrustCommands {
         return certificates
     }
 
+    /// Every certificate of `files`, in order; nil, after `***Error reading cert from <file>` on standard error,
+    /// when a file cannot be read or holds no certificate.
+    static func readCertificates(files: [String]) -> [SecCertificate]? {
+        var certificates: [SecCertificate] = []
+        for file in files {
+            guard let read = readCertificates(file) else {
+                ToolOutput.standardError("***Error reading cert from \(file)")
+                return nil
+            }
+            certificates += read
+        }
+        return certificates
+    }
+
     /// macOS's `cssmErrorString` name of a trust failure (`CSSMERR_TP_NOT_TRUSTED`, …).
     static func cssmName(_ status: OSStatus) -> String {
         switch status {
@@ -112,22 +126,9 @@ enum TrustCommands {
             return 2
         }
         let quiet = options.flags.contains("q") || options.json
-        var certificates: [SecCertificate] = []
-        for file in options.allValues["c"] ?? [] {
-            guard let read = readCertificates(file) else {
-                ToolOutput.standardError("***Error reading cert from \(file)")
-                return 1
-            }
-            certificates += read
-        }
-        var roots: [SecCertificate] = []
-        for file in options.allValues["r"] ?? [] {
-            guard let read = readCertificates(file) else {
-                ToolOutput.standardError("***Error reading cert from \(file)")
-                return 1
-            }
-            roots += read
-        }
+        guard var certificates = readCertificates(files: options.allValues["c"] ?? []),
+            let roots = readCertificates(files: options.allValues["r"] ?? [])
+        else { return 1 }
         if certificates.isEmpty {
             guard !roots.isEmpty else {
                 ToolOutput.standardError("***No certs specified.")
@@ -316,10 +317,7 @@ enum TrustCommands {
             ToolOutput.error("add-trusted-cert: -D, -i, -o and -a are not supported")
             return 2
         }
-        guard let certificate = readCertificates(options.operands[0])?.first else {
-            ToolOutput.standardError("***Error reading cert from \(options.operands[0])")
-            return 1
-        }
+        guard let certificate = readCertificates(files: options.operands)?.first else { return 1 }
         let selfSigned = isSelfSigned(certificate)
         let result: SecTrustSettingsResult
         switch options.values["r"] {
@@ -397,10 +395,7 @@ enum TrustCommands {
     static func removeTrusted(_ arguments: [String]) -> Int32 {
         guard let options = CommandOptions.parse(arguments, valued: "", flags: "dD") else { return 2 }
         guard options.operands.count == 1 else { return 2 }
-        guard let certificate = readCertificates(options.operands[0])?.first else {
-            ToolOutput.standardError("***Error reading cert from \(options.operands[0])")
-            return 1
-        }
+        guard let certificate = readCertificates(files: options.operands)?.first else { return 1 }
         let status = SecTrustSettingsRemoveTrustSettings(certificate, options.flags.contains("d") ? .admin : .user)
         guard status == errSecSuccess else {
             _ = ToolOutput.fail("SecTrustSettingsRemoveTrustSettings", status)

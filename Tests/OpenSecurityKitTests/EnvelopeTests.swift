@@ -55,6 +55,26 @@ import Testing
         }
     }
 
+    /// `Data` longer than one piece is streamed to the cipher: every length around the piece boundaries, and
+    /// slices that do not start at index 0, give the ciphertext the byte-array path gives (same key and nonce
+    /// cannot be forced, so each is checked by opening it, in both directions of the two paths).
+    @Test func streamedDataMessagesOpenAtEveryPieceBoundary() throws {
+        let piece = 32 * 1024
+        let source = Data((0..<(3 * piece + 9)).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 5) })
+        for length in [piece, piece + 1, 2 * piece - 1, 3 * piece + 9] {
+            let whole = source.prefix(length)
+            let slice = source.dropFirst(source.count - length)  // startIndex > 0
+            for message in [whole, slice] {
+                let envelope = try Envelope.seal(message, to: recipientPublic, id: "piece")
+                #expect(try envelope.openBytes(with: recipient) == [UInt8](message), "\(length)")
+                let parsed = try Envelope(json: try envelope.jsonData())
+                #expect(try parsed.open(with: recipient) == Data(message))
+            }
+            let fromBytes = try Envelope.seal(bytes: [UInt8](whole), to: recipientPublic, id: "piece")
+            #expect(try fromBytes.open(with: recipient) == Data(whole))
+        }
+    }
+
     @Test func textAndByteVariants() throws {
         let envelope = try Envelope.seal("订单 ✓", to: recipientPublic, id: "t")
         #expect(try envelope.openText(with: recipient) == "订单 ✓")

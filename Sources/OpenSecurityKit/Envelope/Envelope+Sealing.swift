@@ -22,10 +22,7 @@ extension Envelope {
         _ plaintext: Data, to recipient: SecKey, id: String, profile: Profile = .modern, signedBy signer: SecKey? = nil,
         fieldNames: FieldNames = .standard
     ) throws(SecurityKitError) -> Envelope {
-        try checkLength(plaintext.count)
-        return try seal(
-            bytes: [UInt8](plaintext), to: recipient, id: id, profile: profile, signedBy: signer, fieldNames: fieldNames
-        )
+        try seal(.data(plaintext), to: recipient, id: id, profile: profile, signedBy: signer, fieldNames: fieldNames)
     }
 
     /// `seal(_:to:id:profile:signedBy:fieldNames:)` of the UTF-8 of `text`.
@@ -53,6 +50,33 @@ extension Envelope {
         bytes plaintext: [UInt8], to recipient: SecKey, id: String, profile: Profile = .modern,
         signedBy signer: SecKey? = nil, fieldNames: FieldNames = .standard
     ) throws(SecurityKitError) -> Envelope {
+        try seal(.bytes(plaintext), to: recipient, id: id, profile: profile, signedBy: signer, fieldNames: fieldNames)
+    }
+
+    /// A message as the caller gave it: the modern profile streams `Data` to the cipher without copying it whole.
+    private enum Message {
+        case bytes([UInt8])
+        case data(Data)
+
+        var count: Int {
+            switch self {
+            case .bytes(let bytes): bytes.count
+            case .data(let data): data.count
+            }
+        }
+
+        var array: [UInt8] {
+            switch self {
+            case .bytes(let bytes): bytes
+            case .data(let data): [UInt8](data)
+            }
+        }
+    }
+
+    private static func seal(
+        _ plaintext: Message, to recipient: SecKey, id: String, profile: Profile, signedBy signer: SecKey?,
+        fieldNames: FieldNames
+    ) throws(SecurityKitError) -> Envelope {
         try checkLength(plaintext.count)
         guard let publicKey = SecKeyCopyPublicKey(recipient) else {
             throw SecurityKitError(errSecParam, reason: "the recipient key has no public key")
@@ -64,7 +88,7 @@ extension Envelope {
             guard signer == nil else {
                 throw SecurityKitError(errSecParam, reason: "the legacy profile has no signature")
             }
-            return try sealLegacy(plaintext, publicKey, id, fieldNames)
+            return try sealLegacy(plaintext.array, publicKey, id, fieldNames)
         }
     }
 
@@ -84,7 +108,7 @@ extension Envelope {
     }
 
     private static func sealModern(
-        _ plaintext: [UInt8], _ recipient: SecKey, _ id: String, _ signer: SecKey?, _ names: FieldNames
+        _ plaintext: Message, _ recipient: SecKey, _ id: String, _ signer: SecKey?, _ names: FieldNames
     ) throws(SecurityKitError) -> Envelope {
         guard let algorithm = keyWrapAlgorithm(recipient, .encrypt) else {
             throw SecurityKitError(errSecParam, reason: "the recipient key is neither an RSA nor an EC public key")
@@ -96,11 +120,15 @@ extension Envelope {
             throw SecurityKitError.from(error, "encrypting the message key for the recipient failed")
         }
         let nonce = try EnvelopeCrypto.randomBytes(EnvelopeCrypto.nonceLength)
-        let sealed = try EnvelopeCrypto.gcmSeal(key: key, nonce: nonce, aad: Array(id.utf8), plaintext: plaintext)
+        let aad = Array(id.utf8)
+        let sealed =
+            switch plaintext {
+            case .bytes(let bytes): try EnvelopeCrypto.gcmSeal(key: key, nonce: nonce, aad: aad, plaintext: bytes)
+            case .data(let data): try EnvelopeCrypto.gcmSeal(key: key, nonce: nonce, aad: aad, plaintext: data)
+            }
         var envelope = Envelope(
-            encryptedKey: FoundationBytes.data(wrapped), identifier: id, body: .gcm(nonce: nonce, sealed: sealed),
-            signature: nil,
-            digest: nil, fieldNames: names)
+            encryptedKey: FoundationBytes.data(wrapped), identifier: id, fieldNames: names,
+            body: .gcm(nonce: nonce, sealed: sealed))
         if let signer { envelope.signature = try envelope.sign(with: signer) }
         return envelope
     }
@@ -122,8 +150,8 @@ extension Envelope {
             throw SecurityKitError(errSecInternal, reason: "AES-CBC encryption failed")
         }
         return Envelope(
-            encryptedKey: FoundationBytes.data(wrapped), identifier: id, body: .bytes(ciphertext), signature: nil,
-            digest: EnvelopeCrypto.md5Hex(plaintext), fieldNames: names)
+            encryptedKey: FoundationBytes.data(wrapped), identifier: id, digest: EnvelopeCrypto.md5Hex(plaintext),
+            fieldNames: names, body: .bytes(ciphertext))
     }
 
     /// The legacy key: 16 characters.

@@ -57,31 +57,6 @@ public struct Envelope: Sendable, Hashable {
         set { body = .bytes([UInt8](newValue)) }
     }
 
-    /// An envelope from its fields (as received by other means than JSON).
-    public init(
-        encryptedKey: Data, identifier: String, payload: Data, signature: Data? = nil, digest: String? = nil,
-        fieldNames: FieldNames = .standard
-    ) {
-        self.encryptedKey = encryptedKey
-        self.identifier = identifier
-        self.body = .bytes([UInt8](payload))
-        self.signature = signature
-        self.digest = digest
-        self.fieldNames = fieldNames
-    }
-
-    init(
-        encryptedKey: Data, identifier: String, body: Body, signature: Data?, digest: String?,
-        fieldNames: FieldNames
-    ) {
-        self.encryptedKey = encryptedKey
-        self.identifier = identifier
-        self.body = body
-        self.signature = signature
-        self.digest = digest
-        self.fieldNames = fieldNames
-    }
-
     /// Envelopes are equal when their fields are (the field names aside).
     public static func == (lhs: Envelope, rhs: Envelope) -> Bool {
         lhs.encryptedKey == rhs.encryptedKey && lhs.identifier == rhs.identifier && lhs.payload == rhs.payload
@@ -209,9 +184,9 @@ extension Envelope: Codable {
         self.init(
             encryptedKey: try bytes(names.key),
             identifier: try container.decode(String.self, forKey: FieldKey(names.identifier)),
-            body: .bytes([UInt8](try bytes(names.data))),
             signature: try container.contains(FieldKey(names.signature)) ? bytes(names.signature) : nil,
-            digest: try container.decodeIfPresent(String.self, forKey: FieldKey(names.digest)), fieldNames: names)
+            digest: try container.decodeIfPresent(String.self, forKey: FieldKey(names.digest)), fieldNames: names,
+            body: .bytes([UInt8](try bytes(names.data))))
     }
 
     /// Writes the fields under ``fieldNames``; binary fields as base64, absent optional fields omitted.
@@ -266,5 +241,18 @@ extension Envelope: Codable {
     /// ``jsonData()`` as text.
     public func jsonString() throws(SecurityKitError) -> String {
         String(decoding: try jsonData(), as: UTF8.self)
+    }
+}
+
+extension Envelope {
+    /// An envelope from its fields (as received by other means than JSON). (Declared in an extension so the
+    /// struct keeps its memberwise initialiser, which the module uses with a ``Body``.)
+    public init(
+        encryptedKey: Data, identifier: String, payload: Data, signature: Data? = nil, digest: String? = nil,
+        fieldNames: FieldNames = .standard
+    ) {
+        self.init(
+            encryptedKey: encryptedKey, identifier: identifier, signature: signature, digest: digest,
+            fieldNames: fieldNames, body: .bytes([UInt8](payload)))
     }
 }

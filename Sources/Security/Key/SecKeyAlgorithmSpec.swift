@@ -51,6 +51,15 @@ struct SecKeyAlgorithmSpec: Sendable {
         func add(_ alg: SecKeyAlgorithm, _ family: KeyFamily, _ kind: Kind, length: Int? = nil) {
             specs.append(SecKeyAlgorithmSpec(algorithm: alg, family: family, kind: kind, requiredInputLength: length))
         }
+        /// One signature scheme over hash `h` in its two forms: "Digest" signs a digest, which must be exactly as
+        /// long as `h`'s output; "Message" hashes the message with `h` first.
+        func addSignature(
+            _ h: DigestAlgorithm, digest: SecKeyAlgorithm, message: SecKeyAlgorithm, _ family: KeyFamily,
+            _ scheme: (_ inputIsDigest: Bool) -> SignatureScheme
+        ) {
+            add(digest, family, .signature(scheme(true)), length: h.outputSize)
+            add(message, family, .signature(scheme(false)))
+        }
         let hashes: [(DigestAlgorithm, SecKeyAlgorithm, SecKeyAlgorithm, SecKeyAlgorithm, SecKeyAlgorithm)] = [
             (
                 .sha1, .rsaSignatureDigestPKCS1v15SHA1, .rsaSignatureMessagePKCS1v15SHA1, .rsaSignatureDigestPSSSHA1,
@@ -76,12 +85,12 @@ struct SecKeyAlgorithmSpec: Sendable {
         add(.rsaSignatureRaw, .rsa, .signature(.rsaRaw))
         add(.rsaSignatureDigestPKCS1v15Raw, .rsa, .signature(.rsaPKCS1v15Raw))
         for (h, digestPKCS1, messagePKCS1, digestPSS, messagePSS) in hashes {
-            add(digestPKCS1, .rsa, .signature(.rsaPKCS1v15(digest: h, inputIsDigest: true)), length: h.outputSize)
-            add(messagePKCS1, .rsa, .signature(.rsaPKCS1v15(digest: h, inputIsDigest: false)))
-            add(
-                digestPSS, .rsa, .signature(.rsaPSS(digest: h, saltLength: h.outputSize, inputIsDigest: true)),
-                length: h.outputSize)
-            add(messagePSS, .rsa, .signature(.rsaPSS(digest: h, saltLength: h.outputSize, inputIsDigest: false)))
+            addSignature(h, digest: digestPKCS1, message: messagePKCS1, .rsa) {
+                .rsaPKCS1v15(digest: h, inputIsDigest: $0)
+            }
+            addSignature(h, digest: digestPSS, message: messagePSS, .rsa) {
+                .rsaPSS(digest: h, saltLength: h.outputSize, inputIsDigest: $0)
+            }
         }
         let ecdsa: [(DigestAlgorithm, SecKeyAlgorithm, SecKeyAlgorithm, SecKeyAlgorithm, SecKeyAlgorithm)] = [
             (
@@ -109,10 +118,8 @@ struct SecKeyAlgorithmSpec: Sendable {
         add(.ecdsaSignatureRFC4754, .ec, .signature(.ecdsaRaw(digest: nil, inputIsDigest: true)))
         add(.ecdsaSignatureDigestRFC4754, .ec, .signature(.ecdsaRaw(digest: nil, inputIsDigest: true)))
         for (h, digestX962, messageX962, digestRFC, messageRFC) in ecdsa {
-            add(digestX962, .ec, .signature(.ecdsaDER(digest: h, inputIsDigest: true)), length: h.outputSize)
-            add(messageX962, .ec, .signature(.ecdsaDER(digest: h, inputIsDigest: false)))
-            add(digestRFC, .ec, .signature(.ecdsaRaw(digest: h, inputIsDigest: true)), length: h.outputSize)
-            add(messageRFC, .ec, .signature(.ecdsaRaw(digest: h, inputIsDigest: false)))
+            addSignature(h, digest: digestX962, message: messageX962, .ec) { .ecdsaDER(digest: h, inputIsDigest: $0) }
+            addSignature(h, digest: digestRFC, message: messageRFC, .ec) { .ecdsaRaw(digest: h, inputIsDigest: $0) }
         }
         add(.rsaEncryptionRaw, .rsa, .rsaEncryption(.none))
         add(.rsaEncryptionPKCS1, .rsa, .rsaEncryption(.pkcs1))

@@ -28,13 +28,7 @@ enum SecKeychainPreferences {
     /// The preferences file of `domain`, or `nil` for the domains that have none.
     static func path(_ domain: SecPreferencesDomain) -> String? {
         switch domain {
-        case .user:
-            if let explicit = SystemProcess.environment(fileVariable), !explicit.isEmpty { return explicit }
-            if let xdg = SystemProcess.environment("XDG_CONFIG_HOME"), xdg.hasPrefix("/") {
-                return xdg + "/opensecurity/keychain-preferences.plist"
-            }
-            guard let home = SystemProcess.environment("HOME"), !home.isEmpty else { return nil }
-            return home + "/.config/opensecurity/keychain-preferences.plist"
+        case .user: return SettingsFile.userPath(overriddenBy: fileVariable, "keychain-preferences.plist")
         case .system: return systemPath
         case .common, .dynamic: return nil
         }
@@ -55,13 +49,7 @@ enum SecKeychainPreferences {
         var plist = read(domain)
         change(&plist)
         let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
-        let directory = (path as NSString).deletingLastPathComponent
-        do {
-            try POSIXFiles.makeDirectories(directory, mode: 0o700)
-            try POSIXFiles.writeDurably(data, to: path, mode: domain == .system ? 0o644 : 0o600)
-        } catch {
-            throw SecError(error.isPermissionDenied ? errSecWrPerm : errSecIO, "cannot write \(path): \(error)")
-        }
+        try SettingsFile.write(data, to: path, mode: domain == .system ? 0o644 : 0o600)
         KeychainRegistry.setDefault(nil)  // a new default or search list takes effect at once
     }
 

@@ -53,12 +53,7 @@ enum SecTrustSettingsStore {
     static func path(_ domain: SecTrustSettingsDomain) -> String? {
         switch domain {
         case .user:
-            if let explicit = SystemProcess.environment(userVariable), !explicit.isEmpty { return explicit }
-            if let xdg = SystemProcess.environment("XDG_CONFIG_HOME"), xdg.hasPrefix("/") {
-                return xdg + "/opensecurity/trust-settings/user.plist"
-            }
-            guard let home = SystemProcess.environment("HOME"), !home.isEmpty else { return nil }
-            return home + "/.config/opensecurity/trust-settings/user.plist"
+            return SettingsFile.userPath(overriddenBy: userVariable, "trust-settings/user.plist")
         case .admin:
             if let explicit = SystemProcess.environment(adminVariable), !explicit.isEmpty { return explicit }
             return adminPath
@@ -99,12 +94,7 @@ enum SecTrustSettingsStore {
             throw SecError(errSecDataNotModifiable, "the system trust settings cannot be changed")
         }
         let data = try externalRepresentation(records, includingCertificates: true)
-        do {
-            try POSIXFiles.makeDirectories((path as NSString).deletingLastPathComponent, mode: 0o700)
-            try POSIXFiles.writeDurably(data, to: path, mode: domain == .user ? 0o600 : 0o644)
-        } catch {
-            throw SecError(error.isPermissionDenied ? errSecWrPerm : errSecIO, "cannot write \(path): \(error)")
-        }
+        try SettingsFile.write(data, to: path, mode: domain == .user ? 0o600 : 0o644)
         cache.withLock { $0[domain.rawValue] = nil }
     }
 
