@@ -246,7 +246,7 @@ extension Envelope: Codable {
 
 extension Envelope {
     /// An envelope from its fields (as received by other means than JSON). (Declared in an extension so the
-    /// struct keeps its memberwise initialiser, which the module uses with a ``Body``.)
+    /// struct keeps its memberwise initialiser, which the module uses with its internal payload form.)
     public init(
         encryptedKey: Data, identifier: String, payload: Data, signature: Data? = nil, digest: String? = nil,
         fieldNames: FieldNames = .standard
