@@ -73,9 +73,12 @@ let package = Package(
         .target(name: "OSecTrust", dependencies: ["OSecASN1", "OSecCrypto", "OSecX509"]),
         // The per-user keychain agent (server and client): unlock state shared between processes of one user.
         .target(name: "OSecKeychainAgent", dependencies: ["OSecSystem"]),
-        .target(name: "OSecKeychain", dependencies: ["OSecSQLite", "OSecCrypto", "OSecSystem", "OSecKeychainAgent"]),
+        .target(
+            name: "OSecKeychain",
+            dependencies: ["OSecSQLite", "OSecCrypto", "OSecSystem", "OSecKeychainAgent", "OSecASN1"]),
         // Synchronizable items shared across machines through PostgreSQL, end-to-end encrypted.
-        .target(name: "OSecSync", dependencies: ["OSecKeychain", "OSecPostgres", "OSecCrypto", "OSecSystem"]),
+        .target(
+            name: "OSecSync", dependencies: ["OSecKeychain", "OSecPostgres", "OSecCrypto", "OSecSystem", "OSecASN1"]),
 
         // MARK: Apple's API
         .target(

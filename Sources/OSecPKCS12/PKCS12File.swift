@@ -40,23 +40,22 @@ package enum PKCS12File {
 
     /// Runs `body`, turning the lower layers' errors into `PKCS12Error`.
     static func mapErrors<T>(_ body: () throws -> T) throws(PKCS12Error) -> T {
-        do {
-            return try body()
-        } catch let error as PKCS12Error {
-            throw error
-        } catch let error as ASN1Error {
-            throw PKCS12Error(.malformed, "ASN.1: \(error.reason)")
-        } catch let error as CryptoError {
-            switch error.code {
-            case .resourceLimit: throw PKCS12Error(.resourceLimit, error.reason)
-            case .unsupportedAlgorithm: throw PKCS12Error(.unsupportedAlgorithm, error.reason)
-            case .invalidParameter, .invalidKey, .decryptionFailed: throw PKCS12Error(.malformed, error.reason)
-            default: throw PKCS12Error(.internalError, error.description)
+        try PKCS12Error.converting(body) { error in
+            switch error {
+            case let error as ASN1Error:
+                return PKCS12Error(.malformed, "ASN.1: \(error.reason)")
+            case let error as CryptoError:
+                switch error.code {
+                case .resourceLimit: return PKCS12Error(.resourceLimit, error.reason)
+                case .unsupportedAlgorithm: return PKCS12Error(.unsupportedAlgorithm, error.reason)
+                case .invalidParameter, .invalidKey, .decryptionFailed: return PKCS12Error(.malformed, error.reason)
+                default: return PKCS12Error(.internalError, error.description)
+                }
+            case is PBEDecryptionFailure:
+                return PKCS12Error(.malformed, "decryption failed")
+            default:
+                return PKCS12Error(.internalError, "\(error)")
             }
-        } catch is PBEDecryptionFailure {
-            throw PKCS12Error(.malformed, "decryption failed")
-        } catch {
-            throw PKCS12Error(.internalError, "\(error)")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import OSecCrypto
+import OSecKeychain
 
 /// The key of a sync circle, derived from the circle passphrase with scrypt and a per-circle salt kept on the
 /// server. 64 bytes come out of scrypt: the first 32 seal items (AES-256-GCM), the last 32 make the key-check
@@ -12,32 +13,35 @@ package struct CircleKey: Sendable {
     /// The 64 derived bytes (kept to store the key in the local keychain after joining).
     let material: Data
 
-    /// scrypt work factors of a circle (chosen by its creator, stored on the server).
+    /// scrypt work factors of a circle (chosen by its creator, stored on the server): the keychain's
+    /// `KDFParameters`, held to the tighter bounds a joiner accepts from the server.
     package struct Parameters: Sendable, Hashable {
-        package let n: UInt64
-        package let r: UInt32
-        package let p: UInt32
+        /// The work factors, valid for scrypt.
+        let scrypt: KDFParameters
+
+        /// CPU/memory cost N (a power of two, 2^10 to 2^20).
+        package var n: UInt64 { scrypt.n }
+        /// Block size r (1 to 16).
+        package var r: UInt32 { scrypt.r }
+        /// Parallelism p (1 to 4).
+        package var p: UInt32 { scrypt.p }
 
         package init(n: UInt64, r: UInt32, p: UInt32) throws(SyncError) {
             // The server chooses what joiners run: bound it (a hostile row must not pin a CPU or 1 GiB for long).
-            guard n >= 1 << 10, n <= 1 << 20, n & (n - 1) == 0, (1...16).contains(r), (1...4).contains(p) else {
+            guard n >= 1 << 10, n <= 1 << 20, (1...16).contains(r), (1...4).contains(p),
+                let scrypt = try? KDFParameters(n: n, r: r, p: p)
+            else {
                 throw SyncError(.serverIncompatible, "the circle's scrypt parameters are out of range")
             }
-            self.n = n
-            self.r = r
-            self.p = p
+            self.scrypt = scrypt
         }
 
-        private init(unchecked n: UInt64, _ r: UInt32, _ p: UInt32) {
-            self.n = n
-            self.r = r
-            self.p = p
-        }
+        private init(_ scrypt: KDFParameters) { self.scrypt = scrypt }
 
         /// New circles: N = 2^17, r = 8, p = 1 (128 MiB; paid once per process that joins, never per item).
-        package static let `default` = Parameters(unchecked: 1 << 17, 8, 1)
+        package static let `default` = Parameters(.default)
         /// Tests only (N = 2^10).
-        package static let testing = Parameters(unchecked: 1 << 10, 8, 1)
+        package static let testing = Parameters(.testing)
     }
 
     static let saltLength = 16
@@ -47,14 +51,12 @@ package struct CircleKey: Sendable {
     package static func derive(
         passphrase: Data, salt: Data, parameters: Parameters, circleID: Data
     ) throws(SyncError) -> CircleKey {
-        do {
+        try SyncError.converting {
             let material = try KDF.scrypt(
                 password: passphrase, salt: salt, n: parameters.n, r: parameters.r, p: parameters.p, keyLength: 64)
             return try CircleKey(circleID: circleID, material: material)
-        } catch let error as SyncError {
-            throw error
-        } catch {
-            throw SyncError(.internal, "scrypt failed", underlying: error)
+        } otherwise: { error in
+            SyncError(.internal, "scrypt failed", underlying: error)
         }
     }
 

@@ -399,15 +399,11 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
     // MARK: Helpers
 
     static func keychain<R>(_ body: () throws -> R) throws(SyncError) -> R {
-        do {
-            return try body()
-        } catch let error as SyncError {
-            throw error
-        } catch let error as KeychainStoreError {
-            if let inner = error.underlying as? SyncError { throw inner }
-            throw SyncError(.keychain, error.reason, underlying: error)
-        } catch {
-            throw SyncError(.internal, "unexpected error: \(error)")
+        try SyncError.converting(body) { error in
+            guard let error = error as? KeychainStoreError else {
+                return SyncError(.internal, "unexpected error: \(error)")
+            }
+            return error.underlying as? SyncError ?? SyncError(.keychain, error.reason, underlying: error)
         }
     }
 

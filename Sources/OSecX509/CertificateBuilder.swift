@@ -43,7 +43,7 @@ package struct CertificateBuilder: Sendable {
     /// Raw extensions appended after the typed ones (e.g. certificatePolicies, an unknown critical extension).
     package var additionalExtensions: [Extension] = []
     /// The version to encode. v1/v2 certificates cannot carry extensions: turn off SKI/AKI and leave the typed
-    /// extensions nil (building throws ``X509Error/Code/invalidValue`` otherwise). For trust tests of legacy roots.
+    /// extensions nil (building throws `X509Error.Code.invalidValue` otherwise). For trust tests of legacy roots.
     package var version: Certificate.Version = .v3
     /// `nil` → chosen from the signing key (RSA: PKCS#1 v1.5 SHA-256; EC: ECDSA SHA-256/384/512 by curve).
     package var signatureAlgorithm: SignatureAlgorithm?

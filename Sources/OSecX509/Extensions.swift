@@ -5,7 +5,7 @@ package struct Extensions: Hashable, Sendable {
     /// The extensions in encoding order.
     package let all: [Extension]
 
-    /// Builds the list, throwing ``X509Error/Code/duplicateExtension`` if an OID repeats.
+    /// Builds the list, throwing `X509Error.Code.duplicateExtension` if an OID repeats.
     package init(_ extensions: [Extension]) throws(X509Error) {
         for index in extensions.indices {
             let candidate = extensions[index].oid.contentBytes
@@ -36,7 +36,7 @@ package struct Extensions: Hashable, Sendable {
     /// No extensions.
     package static let empty = Extensions(unchecked: [])
 
-    /// Decodes the `Extensions` SEQUENCE; a repeated OID throws ``X509Error/Code/duplicateExtension``.
+    /// Decodes the `Extensions` SEQUENCE; a repeated OID throws `X509Error.Code.duplicateExtension`.
     package init(derEncoded node: ASN1Node) throws {
         guard node.identifier == .sequence, let children = node.children else {
             throw X509Error(.malformed, "Extensions is not a SEQUENCE")

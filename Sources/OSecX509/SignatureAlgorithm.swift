@@ -36,7 +36,7 @@ package struct SignatureAlgorithm: Hashable, Sendable {
         (X509OID.ecdsaWithSHA512, .sha512), (X509OID.ecdsaWithSHA1, .sha1), (X509OID.ecdsaWithSHA224, .sha224),
     ]
 
-    /// The decoded algorithm. Throws ``X509Error/Code/unsupportedAlgorithm`` for unknown OIDs or bad parameters.
+    /// The decoded algorithm. Throws `X509Error.Code.unsupportedAlgorithm` for unknown OIDs or bad parameters.
     package var kind: Kind {
         get throws(X509Error) {
             let oid = identifier.oid

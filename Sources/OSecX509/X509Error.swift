@@ -1,30 +1,12 @@
+import OSecASN1
+
 /// The single error type thrown by `OSecX509`.
 ///
 /// Errors compare equal when their ``Code`` matches; `reason`, `underlying`, file and line are diagnostics.
 /// ASN.1 and crypto failures are wrapped: their original error is kept in ``underlying``.
-package struct X509Error: Error, Sendable {
+package struct X509Error: CodedError, Sendable {
     /// An open set of error conditions.
-    package struct Code: Hashable, Sendable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
-        /// The code's name.
-        package var description: String { name }
-
-        /// The bytes are not a well-formed structure of the expected kind (wraps an `ASN1Error` when one was thrown).
-        package static let malformed = Code("malformed")
-        /// The same extension OID appears twice in one extension list (RFC 5280 §4.2).
-        package static let duplicateExtension = Code("duplicateExtension")
-        /// A signature or key algorithm we do not implement (or whose parameters we reject).
-        package static let unsupportedAlgorithm = Code("unsupportedAlgorithm")
-        /// A value is outside what we accept (version, serial length, ...).
-        package static let invalidValue = Code("invalidValue")
-        /// A PEM bundle is malformed or has the wrong label.
-        package static let invalidPEM = Code("invalidPEM")
-        /// A key could not be used (wrong type, missing private half, mismatched pair).
-        package static let invalidKey = Code("invalidKey")
-        /// Signing or another crypto operation failed.
-        package static let cryptoFailure = Code("cryptoFailure")
-    }
+    package typealias Code = ErrorCode<X509Error>
 
     /// What kind of failure.
     package let code: Code
@@ -50,9 +32,22 @@ package struct X509Error: Error, Sendable {
     }
 }
 
-extension X509Error: Equatable {
-    /// Errors are equal when their codes are.
-    package static func == (lhs: X509Error, rhs: X509Error) -> Bool { lhs.code == rhs.code }
+/// The codes of ``X509Error``.
+extension ErrorCode where Domain == X509Error {
+    /// The bytes are not a well-formed structure of the expected kind (wraps an `ASN1Error` when one was thrown).
+    package static var malformed: Self { Self("malformed") }
+    /// The same extension OID appears twice in one extension list (RFC 5280 §4.2).
+    package static var duplicateExtension: Self { Self("duplicateExtension") }
+    /// A signature or key algorithm we do not implement (or whose parameters we reject).
+    package static var unsupportedAlgorithm: Self { Self("unsupportedAlgorithm") }
+    /// A value is outside what we accept (version, serial length, ...).
+    package static var invalidValue: Self { Self("invalidValue") }
+    /// A PEM bundle is malformed or has the wrong label.
+    package static var invalidPEM: Self { Self("invalidPEM") }
+    /// A key could not be used (wrong type, missing private half, mismatched pair).
+    package static var invalidKey: Self { Self("invalidKey") }
+    /// Signing or another crypto operation failed.
+    package static var cryptoFailure: Self { Self("cryptoFailure") }
 }
 
 extension X509Error: CustomStringConvertible {
@@ -65,15 +60,10 @@ extension X509Error: CustomStringConvertible {
 }
 
 extension X509Error {
-    /// Runs `body`, converting any non-X509 error into ``Code/malformed`` (ASN.1) with the original as underlying.
+    /// Runs `body`, converting any non-X509 error into `X509Error.Code.malformed` (ASN.1) with the original as
+    /// underlying.
     @inline(__always)
     static func wrapping<T>(_ what: @autoclosure () -> String, _ body: () throws -> T) throws(X509Error) -> T {
-        do {
-            return try body()
-        } catch let error as X509Error {
-            throw error
-        } catch {
-            throw X509Error(.malformed, what(), underlying: error)
-        }
+        try converting(body) { error in X509Error(.malformed, what(), underlying: error) }
     }
 }

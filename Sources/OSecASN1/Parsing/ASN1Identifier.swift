@@ -82,16 +82,7 @@ extension ASN1Identifier {
             return
         }
         bytes.append(first | 0x1F)
-        var groups = 1
-        var rest = tagNumber >> 7
-        while rest != 0 {
-            groups += 1
-            rest >>= 7
-        }
-        for index in stride(from: groups - 1, through: 0, by: -1) {
-            let group = UInt8(truncatingIfNeeded: tagNumber >> UInt(7 * index)) & 0x7F
-            bytes.append(index == 0 ? group : group | 0x80)
-        }
+        DER.appendBase128(tagNumber, to: &bytes)
     }
 }
 

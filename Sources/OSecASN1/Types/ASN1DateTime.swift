@@ -118,6 +118,17 @@ struct ASN1TimeDigits {
         return value
     }
 
+    /// Reads the `MMDDHHMMSS` that follows the year in both UTCTime and GeneralizedTime (two digits each; the
+    /// ranges are checked when the ``ASN1DateTime`` is made).
+    mutating func readMonthThroughSeconds() throws -> (month: Int, day: Int, hours: Int, minutes: Int, seconds: Int) {
+        let month = try read(2)
+        let day = try read(2)
+        let hours = try read(2)
+        let minutes = try read(2)
+        let seconds = try read(2)
+        return (month, day, hours, minutes, seconds)
+    }
+
     /// Consumes a literal octet, or throws.
     mutating func expect(_ byte: UInt8) throws {
         guard index < bytes.endIndex, bytes[index] == byte else {

@@ -17,8 +17,8 @@ package struct ASN1ObjectIdentifier: Hashable, Sendable {
             throw ASN1Error(.invalidObjectIdentifier, "second arc too large")
         }
         var bytes: [UInt8] = []
-        ASN1ObjectIdentifier.appendBase128(arcs[0] * 40 + arcs[1], into: &bytes)
-        for arc in arcs.dropFirst(2) { ASN1ObjectIdentifier.appendBase128(arc, into: &bytes) }
+        DER.appendBase128(arcs[0] * 40 + arcs[1], to: &bytes)
+        for arc in arcs.dropFirst(2) { DER.appendBase128(arc, to: &bytes) }
         self.contentBytes = bytes[...]
     }
 
@@ -85,19 +85,6 @@ package struct ASN1ObjectIdentifier: Hashable, Sendable {
 
     /// The dotted-decimal form.
     package var dotted: String { arcs.map(String.init).joined(separator: ".") }
-
-    private static func appendBase128(_ value: UInt, into bytes: inout [UInt8]) {
-        var groups = 1
-        var rest = value >> 7
-        while rest != 0 {
-            groups += 1
-            rest >>= 7
-        }
-        for index in stride(from: groups - 1, through: 0, by: -1) {
-            let group = UInt8(truncatingIfNeeded: value >> UInt(7 * index)) & 0x7F
-            bytes.append(index == 0 ? group : group | 0x80)
-        }
-    }
 }
 
 extension ASN1ObjectIdentifier: DERImplicitlyTaggable {

@@ -18,11 +18,7 @@ package struct GeneralizedTime: Hashable, Sendable {
     package init(contentBytes bytes: ArraySlice<UInt8>, rules: EncodingRules = .distinguished) throws {
         var digits = ASN1TimeDigits(bytes)
         let year = try digits.read(4)
-        let month = try digits.read(2)
-        let day = try digits.read(2)
-        let hours = try digits.read(2)
-        let minutes = try digits.read(2)
-        let seconds = try digits.read(2)
+        let (month, day, hours, minutes, seconds) = try digits.readMonthThroughSeconds()
         var nanoseconds = 0
         if digits.index < bytes.endIndex, bytes[digits.index] == UInt8(ascii: ".") {
             guard rules.allowsFractionalSeconds else {

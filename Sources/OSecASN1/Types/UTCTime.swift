@@ -23,11 +23,7 @@ package struct UTCTime: Hashable, Sendable {
         guard bytes.count == 13 else { throw ASN1Error(.invalidTime, "UTCTime must be YYMMDDHHMMSSZ") }
         var digits = ASN1TimeDigits(bytes)
         let shortYear = try digits.read(2)
-        let month = try digits.read(2)
-        let day = try digits.read(2)
-        let hours = try digits.read(2)
-        let minutes = try digits.read(2)
-        let seconds = try digits.read(2)
+        let (month, day, hours, minutes, seconds) = try digits.readMonthThroughSeconds()
         try digits.expect(UInt8(ascii: "Z"))
         dateTime = try ASN1DateTime(
             year: shortYear >= 50 ? 1900 + shortYear : 2000 + shortYear, month: month, day: day,

@@ -493,14 +493,9 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
 
     /// Runs `body`, turning SQLite and other lower-layer errors into `KeychainStoreError`.
     static func mapErrors<R>(_ body: () throws -> R) throws(KeychainStoreError) -> R {
-        do {
-            return try body()
-        } catch let error as KeychainStoreError {
-            throw error
-        } catch let error as SQLiteError {
-            throw map(error)
-        } catch {
-            throw KeychainStoreError(.internal, "unexpected error", underlying: error)
+        try KeychainStoreError.converting(body) { error in
+            if let error = error as? SQLiteError { return map(error) }
+            return KeychainStoreError(.internal, "unexpected error", underlying: error)
         }
     }
 
