@@ -54,6 +54,12 @@ extension POSIXFiles {
         return FileStatus(raw)
     }
 
+    /// Whether this process may read (or, with `write`, write) the file `path` (`faccessat` with the effective
+    /// ids; a read-only mount refuses writing). Checks by name, opening nothing.
+    package static func isAccessibleFile(_ path: String, write: Bool) -> Bool {
+        faccessat(AT_FDCWD, path, write ? W_OK : R_OK, AT_EACCESS) == 0
+    }
+
     /// Whether this process may create files in the directory `path` (`faccessat` with the effective ids, so a
     /// read-only mount says no even to root).
     package static func isWritableDirectory(_ path: String) -> Bool {

@@ -100,72 +100,73 @@ package struct KeychainFiles: Sendable {
         case exclusive
     }
 
-    /// Opens the database file without following links (creating it as `creation` allows), checks it and every
-    /// other keychain file that exists, and decides whether the keychain can be written.
+    /// Checks the database file (creating it as `creation` allows) and every other keychain file that exists, and
+    /// decides whether the keychain can be written.
+    ///
+    /// Existing files are checked by name (`lstat`, which reports a symbolic link as one), never opened: SQLite's
+    /// locks are POSIX record locks, and a process loses all of them on a file when it closes *any* descriptor for
+    /// that file. Opening and closing the database or its `-shm` index here, while another connection of this
+    /// process has the keychain open, would drop that connection's locks; another process would then take itself
+    /// for the index's only user and reset it (SIGBUS on the mapping, or a corrupt database). After SQLite has
+    /// opened the database (with `SQLITE_OPEN_NOFOLLOW`), the caller compares the path's identity with the one
+    /// checked here, so a file swapped in between is refused.
     func openDatabase(_ creation: Creation) throws(KeychainStoreError) -> DatabaseAccess {
-        var opened = try openDatabaseFile(creation)
-        if opened.created {
-            try Self.mapping(database, "keychain database") { () throws(SystemError) in
-                try opened.file.setPermissions(0o600)
-            }
-            POSIXFiles.syncDirectory(of: database)  // SQLite syncs the WAL's directory entry, not the database's
+        let created = try createDatabaseFile(creation)
+        let what = "keychain database"
+        let found: FileStatus?
+        do {
+            found = try POSIXFiles.linkStatus(database)
+        } catch {
+            throw Self.failure(error, database, what)
         }
-        let status = try Self.mapping(database, "keychain database") { () throws(SystemError) in
-            try opened.file.status()
+        guard let status = found else { throw KeychainStoreError(.noSuchKeychain, "no keychain at \(database)") }
+        try check(status, database, what)
+        guard POSIXFiles.isAccessibleFile(database, write: false) else {
+            throw KeychainStoreError(.io, "cannot read \(database): permission denied")
         }
-        try check(status, database, "keychain database")
+        var writable = POSIXFiles.isAccessibleFile(database, write: true)
         let companions = try checkCompanions()
-        if opened.writable && !(companions.wal != nil && companions.sharedMemory != nil)
+        if writable && !(companions.wal != nil && companions.sharedMemory != nil)
             && !POSIXFiles.isWritableDirectory(directory)
         {
-            opened.writable = false  // SQLite could not create -wal/-shm: read, never write
+            writable = false  // SQLite could not create -wal/-shm: read, never write
         }
         return DatabaseAccess(
-            identity: status.identity, writable: opened.writable, walHasContent: (companions.wal?.size ?? 0) > 0,
-            sharedMemoryExists: companions.sharedMemory != nil, created: opened.created)
+            identity: status.identity, writable: writable, walHasContent: (companions.wal?.size ?? 0) > 0,
+            sharedMemoryExists: companions.sharedMemory != nil, created: created)
     }
 
-    private func openDatabaseFile(
-        _ creation: Creation
-    ) throws(KeychainStoreError) -> (file: FileDescriptor, writable: Bool, created: Bool) {
+    /// Creates the database file (mode 0600, no links followed) when `creation` asks for it; true when this call
+    /// created it. Closing the new file's descriptor is safe: nobody else has the new file open yet.
+    private func createDatabaseFile(_ creation: Creation) throws(KeychainStoreError) -> Bool {
         let what = "keychain database"
-        if creation == .exclusive {
+        switch creation {
+        case .never:
+            return false
+        case .ifMissing:
+            let existing: FileStatus?
             do {
-                return (
-                    try POSIXFiles.openNoFollow(database, access: .readWrite, create: 0o600, exclusive: true), true,
-                    true
-                )
-            } catch  where error.isAlreadyExisting {
-                throw KeychainStoreError(.duplicateKeychain, "a keychain already exists at \(database)")
+                existing = try POSIXFiles.linkStatus(database)
             } catch {
                 throw Self.failure(error, database, what)
             }
+            guard existing == nil else { return false }
+        case .exclusive:
+            break
         }
-        for _ in 0..<3 {  // existing file, else create it; another process may do the same meanwhile
-            do {
-                return (try POSIXFiles.openNoFollow(database, access: .readWrite), true, false)
-            } catch  where error.isNotWritable {
-                do {
-                    return (try POSIXFiles.openNoFollow(database, access: .readOnly), false, false)
-                } catch {
-                    throw Self.failure(error, database, what)
-                }
-            } catch  where error.isNotFound && creation == .ifMissing {
-                do {
-                    return (
-                        try POSIXFiles.openNoFollow(database, access: .readWrite, create: 0o600, exclusive: true), true,
-                        true
-                    )
-                } catch  where error.isAlreadyExisting {
-                    continue
-                } catch {
-                    throw Self.failure(error, database, what)
-                }
-            } catch {
-                throw Self.failure(error, database, what)
-            }
+        let file: FileDescriptor
+        do {
+            file = try POSIXFiles.openNoFollow(database, access: .readWrite, create: 0o600, exclusive: true)
+        } catch  where error.isAlreadyExisting {
+            // Another process created it meanwhile: an existing keychain, opened as such.
+            guard creation == .exclusive else { return false }
+            throw KeychainStoreError(.duplicateKeychain, "a keychain already exists at \(database)")
+        } catch {
+            throw Self.failure(error, database, what)
         }
-        throw KeychainStoreError(.io, "cannot open \(database): it keeps appearing and disappearing")
+        try Self.mapping(database, what) { () throws(SystemError) in try file.setPermissions(0o600) }
+        POSIXFiles.syncDirectory(of: database)  // SQLite syncs the WAL's directory entry, not the database's
+        return true
     }
 
     /// Checks `-wal`, `-shm`, `-journal` and the device-key file, those that exist.
@@ -177,16 +178,16 @@ package struct KeychainFiles: Sendable {
         return (wal, sharedMemory)
     }
 
-    /// Opens `path` without following links and checks it; `nil` when it does not exist.
+    /// Checks `path` by name (`lstat`, no descriptor opened: see ``openDatabase(_:)``); `nil` when it does not
+    /// exist.
     func checkIfPresent(_ path: String, _ what: String) throws(KeychainStoreError) -> FileStatus? {
-        let status: FileStatus
+        let found: FileStatus?
         do {
-            status = try POSIXFiles.openNoFollow(path, access: .readOnly).status()
-        } catch  where error.isNotFound {
-            return nil
+            found = try POSIXFiles.linkStatus(path)
         } catch {
             throw Self.failure(error, path, what)
         }
+        guard let status = found else { return nil }
         try check(status, path, what)
         return status
     }
@@ -211,6 +212,9 @@ package struct KeychainFiles: Sendable {
     func check(
         _ status: FileStatus, _ path: String, _ what: String, kind expected: FileStatus.Kind = .regular
     ) throws(KeychainStoreError) {
+        guard status.kind != .symbolicLink else {
+            throw KeychainStoreError(.invalidKeychain, "the \(what) \(path) is a symbolic link; refusing to use it")
+        }
         guard status.kind == expected else {
             throw KeychainStoreError(
                 .invalidKeychain,
