@@ -126,6 +126,19 @@ enum APIListCompiles {
                 CCAlgorithm, UnsafeRawPointer?, Int, UnsafeRawPointer?, Int, UnsafeRawPointer?, Int, UnsafeRawPointer?,
                 Int, UnsafeMutableRawPointer?, UnsafeRawPointer?, Int
             ) -> CCCryptorStatus = CCCryptorGCMOneshotDecrypt
+        let _: Int = kCCModeGCM
+        let _: Int = kCCModeCCM
+        let _: (CCCryptorRef?, UnsafeRawPointer?, Int) -> CCCryptorStatus = CCCryptorGCMSetIV
+        let _: (CCCryptorRef?, UnsafeRawPointer?, Int) -> CCCryptorStatus = CCCryptorGCMAddIV
+        let _: (CCCryptorRef?, UnsafeRawPointer?, Int) -> CCCryptorStatus = CCCryptorGCMAddAAD
+        let _: (CCCryptorRef?, UnsafeRawPointer?, Int, UnsafeMutableRawPointer?) -> CCCryptorStatus =
+            CCCryptorGCMEncrypt
+        let _: (CCCryptorRef?, UnsafeRawPointer?, Int, UnsafeMutableRawPointer?) -> CCCryptorStatus =
+            CCCryptorGCMDecrypt
+        let _: (CCCryptorRef?, UnsafeMutableRawPointer?, Int) -> CCCryptorStatus = CCCryptorGCMFinalize
+        let _: (CCCryptorRef?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?) -> CCCryptorStatus =
+            CCCryptorGCMFinal
+        let _: (CCCryptorRef?) -> CCCryptorStatus = CCCryptorGCMReset
     }
 
     // MARK: CommonDigest.h
@@ -341,6 +354,16 @@ enum APIListIndex {
         "CommonCryptor.h:CCCryptorCreateWithMode",
         "CommonCryptorSPI.h:CCCryptorGCMOneshotEncrypt",
         "CommonCryptorSPI.h:CCCryptorGCMOneshotDecrypt",
+        "CommonCryptorSPI.h:kCCModeGCM",
+        "CommonCryptorSPI.h:kCCModeCCM",
+        "CommonCryptorSPI.h:CCCryptorGCMSetIV",
+        "CommonCryptorSPI.h:CCCryptorGCMAddIV",
+        "CommonCryptorSPI.h:CCCryptorGCMAddAAD",
+        "CommonCryptorSPI.h:CCCryptorGCMEncrypt",
+        "CommonCryptorSPI.h:CCCryptorGCMDecrypt",
+        "CommonCryptorSPI.h:CCCryptorGCMFinalize",
+        "CommonCryptorSPI.h:CCCryptorGCMFinal",
+        "CommonCryptorSPI.h:CCCryptorGCMReset",
         "CommonDigest.h:CC_LONG",
         "CommonDigest.h:CC_LONG64",
         "CommonDigest.h:CC_MD4_DIGEST_LENGTH",
