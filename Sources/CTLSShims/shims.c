@@ -3,6 +3,7 @@
 #include <openssl/bio.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
+#include <string.h>
 
 int osec_tls_set_host_name(SSL *ssl, const char *name) {
     return SSL_set_tlsext_host_name(ssl, name) == 1 ? 1 : 0;
@@ -43,6 +44,45 @@ void osec_tls_set_tickets(SSL *ssl, int enabled) {
     } else {
         SSL_set_options(ssl, SSL_OP_NO_TICKET);
     }
+}
+
+static int osec_tls_ocsp_status_callback(SSL *ssl, void *arg) {
+    (void)arg;
+    if (!SSL_is_server(ssl)) return 1;
+    unsigned char *response = NULL;
+    long length = SSL_get_tlsext_status_ocsp_resp(ssl, &response);
+    return (length > 0 && response != NULL) ? SSL_TLSEXT_ERR_OK : SSL_TLSEXT_ERR_NOACK;
+}
+
+void osec_tls_ctx_enable_ocsp_stapling(SSL_CTX *ctx) {
+    SSL_CTX_set_tlsext_status_cb(ctx, osec_tls_ocsp_status_callback);
+}
+
+int osec_tls_set_ocsp_response(SSL *ssl, const unsigned char *der, long length) {
+    if (der == NULL || length <= 0) return 0;
+    unsigned char *copy = OPENSSL_malloc((size_t)length);
+    if (copy == NULL) return 0;
+    memcpy(copy, der, (size_t)length);
+    if (SSL_set_tlsext_status_ocsp_resp(ssl, copy, length) != 1) {
+        OPENSSL_free(copy);
+        return 0;
+    }
+    return 1;  // the SSL owns the copy
+}
+
+int osec_tls_request_ocsp_status(SSL *ssl) {
+    return SSL_set_tlsext_status_type(ssl, TLSEXT_STATUSTYPE_ocsp) == 1 ? 1 : 0;
+}
+
+long osec_tls_ocsp_response(SSL *ssl, const unsigned char **der) {
+    unsigned char *response = NULL;
+    long length = SSL_get_tlsext_status_ocsp_resp(ssl, &response);
+    *der = response;
+    return (length > 0 && response != NULL) ? length : 0;
+}
+
+void osec_tls_set_send_fallback_scsv(SSL *ssl) {
+    SSL_set_mode(ssl, SSL_MODE_SEND_FALLBACK_SCSV);
 }
 
 void osec_tls_ctx_set_session_cache(SSL_CTX *ctx, int server) {

@@ -12,6 +12,10 @@ package enum TLSCipherSuites {
         package let openSSLName: String
         /// True for the TLS 1.3 suites (configured with SSL_set_ciphersuites rather than SSL_set_cipher_list).
         package var isTLS13: Bool { number >> 8 == 0x13 }
+        /// True for the ECDHE key exchanges (forward secrecy); TLS 1.3 suites name no key exchange.
+        package var isEphemeralKeyExchange: Bool { openSSLName.hasPrefix("ECDHE-") }
+        /// True for the ChaCha20-Poly1305 suites.
+        package var isChaCha20: Bool { openSSLName.contains("CHACHA20") }
     }
 
     /// Every supported suite, in preference order.

@@ -48,6 +48,8 @@ final class TLSContext: @unchecked Sendable {
             osec_tls_ctx_set_session_cache(ctx, 1)
             SSL_CTX_set_alpn_select_cb(ctx, TLSCallbacks.selectALPN, nil)
             SSL_CTX_set_client_hello_cb(ctx, TLSCallbacks.clientHello, nil)
+            // A response set on a connection (TLSEngine.setOCSPResponse) is stapled when the client asks for it.
+            osec_tls_ctx_enable_ocsp_stapling(ctx)
         } else {
             // Sessions are kept by peer ID in TLSSessionCache, not in OpenSSL's internal cache.
             osec_tls_ctx_set_session_cache(ctx, 0)

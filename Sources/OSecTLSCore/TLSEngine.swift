@@ -299,6 +299,89 @@ package final class TLSEngine {
         try updateSessionScope()
     }
 
+    /// Server: the CA names (DER X.501 Names, in this order) a CertificateRequest lists, replacing the names of the
+    /// `authorities` given to ``setClientAuthentication(_:authorities:)``. A name that is not DER → badConfiguration.
+    package func setCertificateAuthorityNames(_ names: [Data]) throws(TLSError) {
+        guard side == .server else { return }
+        guard let stack = OPENSSL_sk_new_null() else { throw TLSError.failed("OPENSSL_sk_new_null") }
+        for der in names {
+            guard let name = TLSEngine.parseName(der) else {
+                TLSEngine.freeNames(stack)
+                throw TLSError(.badConfiguration, "a certificate authority name is not a DER Name")
+            }
+            guard OPENSSL_sk_push(stack, UnsafeRawPointer(name)) > 0 else {
+                X509_NAME_free(name)
+                TLSEngine.freeNames(stack)
+                throw TLSError.failed("OPENSSL_sk_push")
+            }
+        }
+        SSL_set_client_CA_list(ssl, stack)  // the SSL owns the stack and its names
+    }
+
+    /// Whether `der` is exactly one DER-encoded X.501 Name (what a CertificateRequest can carry).
+    package static func isDistinguishedName(_ der: Data) -> Bool {
+        guard let name = parseName(der) else { return false }
+        X509_NAME_free(name)
+        return true
+    }
+
+    private static func parseName(_ der: Data) -> OpaquePointer? {
+        guard !der.isEmpty else { return nil }
+        let parsed = der.withUnsafeBytes { buffer -> OpaquePointer? in
+            guard let base = buffer.bindMemory(to: UInt8.self).baseAddress else { return nil }
+            var cursor: UnsafePointer<UInt8>? = base
+            guard let name = d2i_X509_NAME(nil, &cursor, buffer.count) else { return nil }
+            // Trailing bytes are not part of the name: refuse them rather than send a shorter name.
+            guard let end = cursor, end == base + buffer.count else {
+                X509_NAME_free(name)
+                return nil
+            }
+            return name
+        }
+        TLSErrorQueue.clear()
+        return parsed
+    }
+
+    private static func freeNames(_ stack: OpaquePointer) {
+        while OPENSSL_sk_num(stack) > 0 {
+            if let element = OPENSSL_sk_pop(stack) { X509_NAME_free(OpaquePointer(element)) }
+        }
+        OPENSSL_sk_free(stack)
+    }
+
+    /// Server: the DER OCSP response stapled to the certificate when the client asks for its status (RFC 6066
+    /// status_request; in TLS 1.3 the status extension of the leaf certificate).
+    package func setOCSPResponse(_ der: Data) throws(TLSError) {
+        guard side == .server, !der.isEmpty else { return }
+        let stored = der.withUnsafeBytes { buffer -> Int32 in
+            guard let base = buffer.bindMemory(to: UInt8.self).baseAddress else { return 0 }
+            return osec_tls_set_ocsp_response(ssl, base, buffer.count)
+        }
+        guard stored == 1 else { throw TLSError.failed("SSL_set_tlsext_status_ocsp_resp") }
+    }
+
+    /// Client: marks the ClientHello as a fallback retry with TLS_FALLBACK_SCSV (RFC 7507), so a server that
+    /// supports a higher version than offered refuses it (inappropriate_fallback).
+    package func setSendsFallbackSCSV() {
+        guard side == .client else { return }
+        osec_tls_set_send_fallback_scsv(ssl)
+    }
+
+    /// Client: asks the server for its certificate status (the response is ``stapledOCSPResponse``).
+    package func requestCertificateStatus() throws(TLSError) {
+        guard side == .client else { return }
+        guard osec_tls_request_ocsp_status(ssl) == 1 else { throw TLSError.failed("SSL_set_tlsext_status_type") }
+    }
+
+    /// Client: the OCSP response the server stapled (DER), nil when none was sent.
+    package var stapledOCSPResponse: Data? {
+        guard side == .client else { return nil }
+        var der: UnsafePointer<UInt8>?
+        let length = osec_tls_ocsp_response(ssl, &der)
+        guard length > 0, let der else { return nil }
+        return Data(bytes: der, count: length)
+    }
+
     /// Server: binds the sessions this connection issues or resumes to `parts` too (e.g. the trust settings its
     /// client certificates are judged by), on top of the server certificate, the client-authentication mode and
     /// the CA list: a client authenticated under one configuration never resumes into another.

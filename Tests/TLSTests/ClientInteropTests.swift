@@ -42,8 +42,10 @@ import Testing
         _ = SSLGetClientCertificateState(context, &run.clientCertificateState)
         _ = SSLCopyPeerTrust(context, &run.trust)
         _ = SSLGetSessionWasResumed(context, &run.resumed)
-        var alpn: CFArray?
-        if SSLCopyALPNProtocols(context, &alpn) == errSecSuccess { run.alpn = (alpn as? [String]) ?? [] }
+        var alpn: Unmanaged<CFArray>?
+        if SSLCopyALPNProtocols(context, &alpn) == errSecSuccess {
+            run.alpn = (alpn?.takeRetainedValue() as? [String]) ?? []
+        }
         _ = SSLClose(context)
         return run
     }

@@ -129,8 +129,9 @@ import Testing
         #expect(SSLSetALPNProtocols(pair.client, [""] as CFArray) == errSecParam)
         #expect(SSLSetALPNProtocols(pair.client, [String(repeating: "a", count: 256)] as CFArray) == errSecParam)
         #expect(SSLSetALPNProtocols(pair.client, [42] as CFArray) == errSecParam)
-        var protocols: CFArray?
+        var protocols: Unmanaged<CFArray>?
         #expect(SSLCopyALPNProtocols(pair.client, &protocols) == errSecParam)
+        #expect(protocols == nil)
     }
 
     @Test func alpnWithoutOverlapNegotiatesNothing() throws {
@@ -138,8 +139,9 @@ import Testing
         #expect(SSLSetALPNProtocols(pair.client, ["h2"] as CFArray) == errSecSuccess)
         #expect(SSLSetALPNProtocols(pair.server, ["http/1.1"] as CFArray) == errSecSuccess)
         #expect(pair.handshake().client == errSecSuccess)
-        var protocols: CFArray?
+        var protocols: Unmanaged<CFArray>?
         #expect(SSLCopyALPNProtocols(pair.client, &protocols) == errSecParam)
+        #expect(protocols == nil)
     }
 
     @Test func breakOnCertRequestedLetsTheClientChooseItsCertificate() throws {

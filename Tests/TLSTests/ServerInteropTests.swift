@@ -48,8 +48,10 @@ import Testing
         _ = SSLGetNegotiatedProtocolVersion(context, &run.version)
         _ = SSLCopyPeerTrust(context, &run.trust)
         _ = SSLGetSessionWasResumed(context, &run.resumed)
-        var alpn: CFArray?
-        if SSLCopyALPNProtocols(context, &alpn) == errSecSuccess { run.alpn = (alpn as? [String]) ?? [] }
+        var alpn: Unmanaged<CFArray>?
+        if SSLCopyALPNProtocols(context, &alpn) == errSecSuccess {
+            run.alpn = (alpn?.takeRetainedValue() as? [String]) ?? []
+        }
         var length = 256
         var name = [CChar](repeating: 0, count: length)
         if SSLCopyRequestedPeerName(context, &name, &length) == errSecSuccess {
@@ -194,5 +196,35 @@ import Testing
         // Our server refuses with a no_renegotiation alert; openssl then gives up with handshake_failure.
         #expect(run.clientOutput.contains("no renegotiation"), "\(run.clientOutput)")
         #expect(run.readStatus == errSSLPeerHandshakeFail)
+    }
+    @Test(arguments: ["-tls1_2", "-tls1_3"])
+    func ocspResponseIsStapledWhenTheClientAsksForStatus(version: String) throws {
+        // OCSPResponse { responseStatus tryLater } — a complete DER response openssl parses and prints.
+        let response = Data([0x30, 0x03, 0x0A, 0x01, 0x03])
+        let stapled = try runServer(
+            client: [version, "-status"],
+            configure: { context in
+                #expect(SSLSetOCSPResponse(context, response as CFData) == errSecSuccess)
+            })
+        #expect(stapled.handshake == errSecSuccess)
+        #expect(stapled.clientOutput.lowercased().contains("ocsp response status: trylater"), "\(stapled.clientOutput)")
+        let unstapled = try runServer(client: [version, "-status"])
+        #expect(unstapled.handshake == errSecSuccess)
+        #expect(unstapled.clientOutput.contains("OCSP response: no response sent"), "\(unstapled.clientOutput)")
+    }
+
+    @Test func addedDistinguishedNamesReachTheClient() throws {
+        let name = SecureTransportConfigurationTests.distinguishedName("Names Added By The Server")
+        let run = try runServer(
+            client: ["-tls1_2"],
+            configure: { context in
+                #expect(SSLSetClientSideAuthenticate(context, .tryAuthenticate) == errSecSuccess)
+                #expect(SSLSetCertificateAuthorities(context, pki.root, true) == errSecSuccess)
+                #expect(
+                    name.withUnsafeBytes { SSLAddDistinguishedName(context, $0.baseAddress, $0.count) } == errSecSuccess
+                )
+            })
+        #expect(run.handshake == errSecSuccess)
+        #expect(run.clientOutput.contains("Names Added By The Server"), "\(run.clientOutput)")
     }
 }

@@ -35,6 +35,17 @@ void osec_tls_set_tickets(struct ssl_st *ssl, int enabled);
 /// SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE) (client) or
 /// SSL_SESS_CACHE_SERVER (server).
 void osec_tls_ctx_set_session_cache(struct ssl_ctx_st *ctx, int server);
+/// Server: staples the OCSP response set with osec_tls_set_ocsp_response when a client asks for certificate
+/// status (SSL_CTX_set_tlsext_status_cb with a callback that acknowledges only when a response was set).
+void osec_tls_ctx_enable_ocsp_stapling(struct ssl_ctx_st *ctx);
+/// Server: the DER OCSP response to staple on this connection (copied). Returns 1 on success.
+int osec_tls_set_ocsp_response(struct ssl_st *ssl, const unsigned char *der, long length);
+/// Client: asks the server for its certificate status (SSL_set_tlsext_status_type, OCSP). Returns 1 on success.
+int osec_tls_request_ocsp_status(struct ssl_st *ssl);
+/// Client: the OCSP response the server stapled (not copied; valid while the SSL lives); its length, 0 if none.
+long osec_tls_ocsp_response(struct ssl_st *ssl, const unsigned char **der);
+/// Client: sends TLS_FALLBACK_SCSV (RFC 7507) in its ClientHello (SSL_MODE_SEND_FALLBACK_SCSV).
+void osec_tls_set_send_fallback_scsv(struct ssl_st *ssl);
 /// SSL_CTX_set1_groups_list. Returns 1 on success.
 int osec_tls_ctx_set_groups(struct ssl_ctx_st *ctx, const char *groups);
 

@@ -32,6 +32,16 @@ public final class SSLContext: NSObject, @unchecked Sendable {
     var peerID: TLSStableBytes?
     var enabledCiphers: [SSLCipherSuite]?
     var certificateVerificationEnabled = true
+    /// The distinguished names a certificate request lists (DER), the most recently added first (Apple's order).
+    var acceptableNames: [Data] = []
+    /// The OCSP response a server staples (`SSLSetOCSPResponse`).
+    var ocspResponse: Data?
+    /// `SSLSetEncryptionCertificate`'s array (kept, unused).
+    var encryptionCertificates: CFArray?
+    /// `SSLSetDiffieHellmanParams`'s DER parameters (kept, unused: no DHE suite is offered).
+    var diffieHellmanParameters: TLSStableBytes?
+    /// The status `SSLSetError` recorded: the session is aborted and the I/O calls return it.
+    var outOfBandError: OSStatus?
 
     // Session state.
     var engine: TLSEngine?
@@ -80,7 +90,14 @@ public final class SSLContext: NSObject, @unchecked Sendable {
             try engine.setVersionRange(
                 minimum: SecureTransportVersions.wire(minimumVersion, minimum: true),
                 maximum: SecureTransportVersions.wire(maximumVersion, minimum: false))
-            if let enabledCiphers { try engine.setCipherSuites(TLSCipherSuites.suites(enabledCiphers)) }
+            if let enabledCiphers {
+                guard !enabledCiphers.isEmpty else {
+                    // kSSLSessionConfig_anonymous: none of its suites is offered.
+                    throw SecError(errSSLNegotiation, "the session configuration enables no supported cipher suite")
+                }
+                try engine.setCipherSuites(TLSCipherSuites.suites(enabledCiphers))
+            }
+            if side == .clientSide, option(.fallback) { engine.setSendsFallbackSCSV() }
             if side == .clientSide, let peerDomainName { try engine.setServerName(peerDomainName) }
             if let applicationProtocols { try engine.setApplicationProtocols(applicationProtocols) }
             if side == .serverSide {
@@ -92,6 +109,8 @@ public final class SSLContext: NSObject, @unchecked Sendable {
                 }
                 let authorities = try certificateAuthorities.map { try TLSCredentialCache.authorities($0) }
                 try engine.setClientAuthentication(mode, authorities: authorities)
+                if mode != .never, !acceptableNames.isEmpty { try engine.setCertificateAuthorityNames(acceptableNames) }
+                if let ocspResponse { try engine.setOCSPResponse(ocspResponse) }
                 // A client judged by other trust settings (or by the caller) must not resume into this context.
                 let callerJudges = option(.breakOnClientAuth) || !certificateVerificationEnabled
                 if mode != .never && (trustedRoots != nil || callerJudges) {
@@ -209,7 +228,7 @@ public final class SSLContext: NSObject, @unchecked Sendable {
     func driveHandshake() -> OSStatus {
         switch state {
         case .closed: return closedWithoutNotify ? errSSLClosedNoNotify : errSSLClosedGraceful
-        case .aborted: return errSSLClosedAbort
+        case .aborted: return outOfBandError ?? errSSLClosedAbort
         default: break
         }
         guard readFunc != nil, writeFunc != nil else { return errSecBadReq }

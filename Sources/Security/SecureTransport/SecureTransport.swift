@@ -16,7 +16,7 @@ public func SSLCreateContext(
 }
 
 /// Runs a configuration change unless a session is active (errSecBadReq).
-private func configure(_ context: SSLContext, _ body: () -> OSStatus) -> OSStatus {
+func configure(_ context: SSLContext, _ body: () -> OSStatus) -> OSStatus {
     context.locked {
         guard !context.isSessionActive else { return errSecBadReq }
         return body()
@@ -144,7 +144,8 @@ public func SSLSetClientSideAuthenticate(_ context: SSLContext, _ auth: SSLAuthe
 
 /// Apple's `SSLSetCertificateAuthorities` (server): CA certificates whose names go into the certificate request;
 /// they are also the anchors client certificates are evaluated against (replacing the system store). A
-/// certificate or an array; `replaceExisting` false appends.
+/// certificate or an array; `replaceExisting` false appends, true also drops the names `SSLAddDistinguishedName`
+/// added (as Apple's does).
 public func SSLSetCertificateAuthorities(
     _ context: SSLContext, _ certificateOrArray: CFTypeRef, _ replaceExisting: Bool
 ) -> OSStatus {
@@ -153,6 +154,10 @@ public func SSLSetCertificateAuthorities(
             return errSecParam
         }
         context.certificateAuthorities = (replaceExisting ? [] : context.certificateAuthorities ?? []) + certificates
+        if replaceExisting { context.acceptableNames = [] }
+        for certificate in certificates {
+            context.acceptableNames.insert(Data(certificate.certificate.subject.derBytes), at: 0)
+        }
         return errSecSuccess
     }
 }
@@ -165,14 +170,14 @@ public func SSLCopyCertificateAuthorities(
     return errSecSuccess
 }
 
-/// Apple's `SSLCopyDistinguishedNames`: a server's CA names (DER), or on a client the names the server listed in
-/// its certificate request.
+/// Apple's `SSLCopyDistinguishedNames`: on a server the names its certificate request lists (DER, the most
+/// recently added first, as Apple's list is kept: `SSLSetCertificateAuthorities` subjects and
+/// `SSLAddDistinguishedName` names); on a client the names the server listed. nil when there are none.
 public func SSLCopyDistinguishedNames(_ context: SSLContext, _ names: UnsafeMutablePointer<CFArray?>) -> OSStatus {
     names.pointee = context.locked { () -> NSArray? in
         if context.side == .serverSide {
-            return context.certificateAuthorities.map {
-                $0.map { Data($0.certificate.subject.derBytes) as NSData } as NSArray
-            }
+            guard !context.acceptableNames.isEmpty else { return nil }
+            return context.acceptableNames.map { $0 as NSData } as NSArray
         }
         guard let received = context.engine?.receivedCertificateAuthorityNames, !received.isEmpty else { return nil }
         return received.map { $0 as NSData } as NSArray
@@ -344,8 +349,11 @@ public func SSLSetALPNProtocols(_ context: SSLContext, _ protocols: CFArray) -> 
 }
 
 /// Apple's `SSLCopyALPNProtocols`: the peer's ALPN data — on a client the protocol the server selected, on a
-/// server the list the client offered. errSecParam when there is none.
-public func SSLCopyALPNProtocols(_ context: SSLContext, _ protocols: UnsafeMutablePointer<CFArray?>) -> OSStatus {
+/// server the list the client offered — as a +1 (retained) array: take it with `takeRetainedValue()`.
+/// errSecParam, with `protocols` set to nil, when there is none.
+public func SSLCopyALPNProtocols(
+    _ context: SSLContext, _ protocols: UnsafeMutablePointer<Unmanaged<CFArray>?>
+) -> OSStatus {
     let list = context.locked { () -> [String] in
         guard let engine = context.engine else { return [] }
         if context.side == .serverSide { return engine.offeredProtocols }
@@ -355,7 +363,7 @@ public func SSLCopyALPNProtocols(_ context: SSLContext, _ protocols: UnsafeMutab
         protocols.pointee = nil
         return errSecParam
     }
-    protocols.pointee = list.map { NSString(string: $0) } as NSArray
+    protocols.pointee = Unmanaged.passRetained(list.map { NSString(string: $0) } as NSArray)
     return errSecSuccess
 }
 

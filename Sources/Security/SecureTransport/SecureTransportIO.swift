@@ -26,7 +26,7 @@ public func SSLRead(
     return context.locked { () -> OSStatus in
         switch context.state {
         case .closed: return context.closedWithoutNotify ? errSSLClosedNoNotify : errSSLClosedGraceful
-        case .aborted: return errSSLClosedAbort
+        case .aborted: return context.outOfBandError ?? errSSLClosedAbort
         case .idle, .handshake:
             let status = context.driveHandshake()
             if status != errSecSuccess { return status }
@@ -85,7 +85,7 @@ public func SSLWrite(
     return context.locked { () -> OSStatus in
         switch context.state {
         case .closed: return errSSLClosedGraceful
-        case .aborted: return errSSLClosedAbort
+        case .aborted: return context.outOfBandError ?? errSSLClosedAbort
         case .idle: return errSecBadReq
         case .handshake:
             let status = context.driveHandshake()

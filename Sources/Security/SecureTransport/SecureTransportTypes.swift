@@ -118,13 +118,18 @@ public enum SSLAuthenticate: Int32, Sendable {
     case tryAuthenticate = 2
 }
 
-/// Apple's `SSLCiphersuiteGroup`.
+/// Apple's `SSLCiphersuiteGroup` (CipherSuite.h): named groups of cipher suites, with Apple's Swift case names.
 public enum SSLCiphersuiteGroup: Int32, Sendable {
     case `default` = 0
     case compatibility = 1
     case legacy = 2
-    case ats = 3
+    case ATS = 3
     case atsCompatibility = 4
+    case atsfcp_v2_1 = 5
+
+    /// The spelling of ``atsCompatibility`` some code uses (`kSSLCiphersuiteGroupATSCompatibility` imported
+    /// without lower-casing).
+    public static var ATSCompatibility: SSLCiphersuiteGroup { .atsCompatibility }
 }
 
 // C-style spellings of the enum cases (`kTLSProtocol12`, `kAlwaysAuthenticate`, ...), which Apple's C code uses;
@@ -161,31 +166,3 @@ public var kSSLDatagramType: SSLConnectionType { .datagramType }
 public var kNeverAuthenticate: SSLAuthenticate { .neverAuthenticate }
 public var kAlwaysAuthenticate: SSLAuthenticate { .alwaysAuthenticate }
 public var kTryAuthenticate: SSLAuthenticate { .tryAuthenticate }
-
-// Cipher suite numbers (CipherSuite.h) of the suites OpenSecurity supports, plus the null suite.
-
-public var SSL_NULL_WITH_NULL_NULL: SSLCipherSuite { 0x0000 }
-public var TLS_NULL_WITH_NULL_NULL: SSLCipherSuite { 0x0000 }
-public var TLS_AES_128_GCM_SHA256: SSLCipherSuite { 0x1301 }
-public var TLS_AES_256_GCM_SHA384: SSLCipherSuite { 0x1302 }
-public var TLS_CHACHA20_POLY1305_SHA256: SSLCipherSuite { 0x1303 }
-public var TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384: SSLCipherSuite { 0xC02C }
-public var TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256: SSLCipherSuite { 0xC02B }
-public var TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384: SSLCipherSuite { 0xC024 }
-public var TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256: SSLCipherSuite { 0xC023 }
-public var TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA: SSLCipherSuite { 0xC00A }
-public var TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA: SSLCipherSuite { 0xC009 }
-public var TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256: SSLCipherSuite { 0xCCA9 }
-public var TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384: SSLCipherSuite { 0xC030 }
-public var TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256: SSLCipherSuite { 0xC02F }
-public var TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384: SSLCipherSuite { 0xC028 }
-public var TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256: SSLCipherSuite { 0xC027 }
-public var TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA: SSLCipherSuite { 0xC014 }
-public var TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA: SSLCipherSuite { 0xC013 }
-public var TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256: SSLCipherSuite { 0xCCA8 }
-public var TLS_RSA_WITH_AES_256_GCM_SHA384: SSLCipherSuite { 0x009D }
-public var TLS_RSA_WITH_AES_128_GCM_SHA256: SSLCipherSuite { 0x009C }
-public var TLS_RSA_WITH_AES_256_CBC_SHA256: SSLCipherSuite { 0x003D }
-public var TLS_RSA_WITH_AES_128_CBC_SHA256: SSLCipherSuite { 0x003C }
-public var TLS_RSA_WITH_AES_256_CBC_SHA: SSLCipherSuite { 0x0035 }
-public var TLS_RSA_WITH_AES_128_CBC_SHA: SSLCipherSuite { 0x002F }
