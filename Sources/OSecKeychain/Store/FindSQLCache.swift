@@ -13,7 +13,8 @@ struct FindShape: Hashable, Sendable {
 ///
 /// No ORDER BY: without table statistics SQLite would pick an index that yields row-id order (e.g.
 /// `svce` alone) over the one that matches every condition, turning a point lookup into a scan.
-/// Results are sorted by row id afterwards; which items a LIMIT keeps is unspecified, as in Apple's API.
+/// Results are sorted by row id afterwards, and a find's limit is applied after that sort (``KeychainStore/find(_:)``
+/// no longer binds a LIMIT), so the items kept are the first added.
 enum FindSQL {
     static func text(for shape: FindShape) -> String {
         var sql =

@@ -100,10 +100,12 @@ extension KeychainStore {
     /// secrets with ``SealedSecret/open()``. Works while locked.
     package func find(_ query: ItemQuery) throws(KeychainStoreError) -> [KeychainItem] {
         if let limit = query.limit, limit <= 0 { return [] }
-        var (shape, bindings) = try ItemSQL.shapeAndBindings(query)
+        let (shape, bindings) = try ItemSQL.shapeAndBindings(query)
         let withAttributes = query.includesAttributes
-        if let limit = query.limit { bindings.append(.integer(Int64(limit))) }
-        let findShape = FindShape(query: shape, withAttributes: withAttributes, hasLimit: query.limit != nil)
+        // The limit is applied after ordering by row id (insertion order), not as an SQL LIMIT: without ORDER BY
+        // SQLite's LIMIT keeps whichever rows the chosen index yields first (e.g. by access group), and one item
+        // asked for among several must be the first added, as Apple's keychain answers.
+        let findShape = FindShape(query: shape, withAttributes: withAttributes, hasLimit: false)
         let itemClass = query.itemClass
         let keyRing = self.keyRing
         return try KeychainStore.mapErrors {
@@ -114,7 +116,12 @@ extension KeychainStore {
                 let token = cachesFinds && db.isAutocommit ? db.commitToken() : nil
                 if token == nil && findResults.count > 0 { findResults.removeAll() }
                 let key = FindResultCache.Key(shape: findShape, bindings: bindings)
-                if let token, let cached = findResults.lookup(key, token: token) { return cached }
+                // The cache holds every match (its key has no limit); the limit is applied to what it returns.
+                func limited(_ items: [KeychainItem]) -> [KeychainItem] {
+                    guard let limit = query.limit, items.count > limit else { return items }
+                    return Array(items.prefix(limit))
+                }
+                if let token, let cached = findResults.lookup(key, token: token) { return limited(cached) }
                 var items: [KeychainItem] = []
                 try db.forEachRow(keyed: findStatements, findShape, sql: { FindSQL.text(for: findShape) }, bindings) {
                     row in
@@ -124,7 +131,7 @@ extension KeychainStore {
                 }
                 if items.count > 1 { items.sort { $0.rowID < $1.rowID } }
                 if token != nil { findResults.insert(items, for: key) }
-                return items
+                return limited(items)
             }
         }
     }

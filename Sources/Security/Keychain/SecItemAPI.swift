@@ -156,6 +156,21 @@ enum SecItemOperations {
                 }
                 changes.accessibility = try SecItemStore.accessibility(.string(control.protection))
                 changes.attributes[QueryKeys.accessControl] = .data(control.storedForm)
+            case .itemClass:
+                // Code that updates with its whole query repeats kSecClass: macOS accepts it when it names the
+                // query's class (the class never changes).
+                guard let name = AttributeDictionary.stringValue(value), SecItemClass(rawValue: name) == query.itemClass
+                else { throw notUpdatable(key, query) }
+            case .match, .returns, .use:
+                // Query-only keys repeated from the query (kSecMatchLimit, kSecReturn…, kSecUse…): macOS drops them
+                // from the attributes to update instead of failing, and so does this — when they are valid query
+                // options; anything else is not an attribute.
+                guard isValidQueryOption(key, value, query.itemClass) else { throw notUpdatable(key, query) }
+                continue
+            case .attribute(let attribute)
+            where attribute.engineField == .synchronizable
+                && AttributeDictionary.stringValue(value) == QueryKeys.synchronizableAny:
+                continue  // kSecAttrSynchronizableAny repeated from the query changes nothing
             case .attribute(let attribute):
                 guard let kind = attribute.kind(in: query.itemClass) else { throw notUpdatable(key, query) }
                 guard let normalized = AttributeValue(caller: value, kind: kind) else {
@@ -181,6 +196,13 @@ enum SecItemOperations {
             total += try SecItemStore.writing(in: keychain) { try $0.update(storeQuery, with: changes) }
         }
         guard total > 0 else { throw notFound(query) }
+    }
+
+    /// Whether `key: value` is accepted in a SecItemCopyMatching query of `itemClass`.
+    private static func isValidQueryOption(_ key: String, _ value: Any, _ itemClass: SecItemClass) -> Bool {
+        let probe = NSDictionary(
+            objects: [itemClass.rawValue, value], forKeys: [QueryKeys.itemClass as NSString, key as NSString])
+        return (try? SecItemQuery(probe, for: .copyMatching)) != nil
     }
 
     private static func notUpdatable(_ key: String, _ query: SecItemQuery) -> SecError {
