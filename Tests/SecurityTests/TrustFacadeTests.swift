@@ -239,7 +239,7 @@ enum TrustFixture {
     @Test func exceptionsTurnRecoverableFailuresIntoProceed() throws {
         let trust = TrustFixture.trust(SecPolicyCreateSSL(true, "wrong.example.com" as CFString))
         #expect(!SecTrustEvaluateWithError(trust, nil))
-        let exceptions = SecTrustCopyExceptions(trust)
+        let exceptions = try #require(SecTrustCopyExceptions(trust))
         let list = try #require(
             try PropertyListSerialization.propertyList(from: exceptions as Data, format: nil) as? [[String: Any]])
         #expect(list.count == 1)

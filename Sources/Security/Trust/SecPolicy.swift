@@ -59,9 +59,19 @@ nonisolated(unsafe) public let kSecPolicyAppleTimeStamping: CFString = "1.2.840.
 nonisolated(unsafe) public let kSecPolicyAppleRevocation: CFString = "1.2.840.113635.100.1.21"
 /// `1.2.840.113635.100.1.22`
 nonisolated(unsafe) public let kSecPolicyApplePassbookSigning: CFString = "1.2.840.113635.100.1.22"
-/// Private SSL server / client variants (accepted by `SecPolicyCreateWithProperties`).
-let kSecPolicyAppleSSLServer = "1.2.840.113635.100.1.3.1"
-let kSecPolicyAppleSSLClient = "1.2.840.113635.100.1.3.2"
+/// `1.2.840.113635.100.1.3.1`: SSL, server certificates (`SecPolicyCreateWithProperties` makes the SSL server
+/// policy).
+nonisolated(unsafe) public let kSecPolicyAppleSSLServer: CFString = "1.2.840.113635.100.1.3.1"
+/// `1.2.840.113635.100.1.3.2`: SSL, client certificates.
+nonisolated(unsafe) public let kSecPolicyAppleSSLClient: CFString = "1.2.840.113635.100.1.3.2"
+/// `1.2.840.113635.100.1.9.1`: EAP, server certificates.
+nonisolated(unsafe) public let kSecPolicyAppleEAPServer: CFString = "1.2.840.113635.100.1.9.1"
+/// `1.2.840.113635.100.1.9.2`: EAP, client certificates.
+nonisolated(unsafe) public let kSecPolicyAppleEAPClient: CFString = "1.2.840.113635.100.1.9.2"
+/// `1.2.840.113635.100.1.11.1`: IPsec, server certificates.
+nonisolated(unsafe) public let kSecPolicyAppleIPSecServer: CFString = "1.2.840.113635.100.1.11.1"
+/// `1.2.840.113635.100.1.11.2`: IPsec, client certificates.
+nonisolated(unsafe) public let kSecPolicyAppleIPSecClient: CFString = "1.2.840.113635.100.1.11.2"
 
 nonisolated(unsafe) public let kSecPolicyOid: CFString = "SecPolicyOid"
 nonisolated(unsafe) public let kSecPolicyName: CFString = "SecPolicyName"
@@ -111,15 +121,17 @@ public func SecPolicyCreateWithProperties(_ policyIdentifier: CFTypeRef, _ prope
     let basic = kSecPolicyAppleX509Basic as String
     let ssl = kSecPolicyAppleSSL as String
     let revocation = kSecPolicyAppleRevocation as String
+    let sslServer = kSecPolicyAppleSSLServer as String
+    let sslClient = kSecPolicyAppleSSLClient as String
     switch oid {
     case basic:
         return SecPolicyCreateBasicX509()
-    case ssl, kSecPolicyAppleSSLServer, kSecPolicyAppleSSLClient:
+    case ssl, sslServer, sslClient:
         var client =
             (dict[kSecPolicyClient as String] as? Bool) ?? (dict[kSecPolicyClient as String] as? NSNumber)?.boolValue
             ?? false
-        if oid == kSecPolicyAppleSSLServer { client = false }
-        if oid == kSecPolicyAppleSSLClient { client = true }
+        if oid == sslServer { client = false }
+        if oid == sslClient { client = true }
         return SecPolicy(.ssl(server: !client, hostname: name))
     case revocation:
         let flags =

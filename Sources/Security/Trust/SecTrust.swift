@@ -523,7 +523,8 @@ public func SecTrustCopyPublicKey(_ trust: SecTrust) -> SecKey? { SecTrustCopyKe
 
 /// Apple's `SecTrustCopyExceptions`: a binary property list: one dictionary per chain certificate (trailing empty
 /// ones trimmed, entry 0 always present) mapping each failed recoverable check to false, plus `SHA1Digest`.
-public func SecTrustCopyExceptions(_ trust: SecTrust) -> CFData {
+/// nil when there is no chain to describe (Apple's returns `CFData?`).
+public func SecTrustCopyExceptions(_ trust: SecTrust) -> CFData? {
     let snapshot = trust.state.withLock { state -> SecTrust.State in
         if state.verifyDate == nil { state.verifyDate = Date() }
         var copy = state
@@ -543,9 +544,10 @@ public func SecTrustCopyExceptions(_ trust: SecTrust) -> CFData {
     while entries.count > 1, let last = entries.last, last.keys.allSatisfy({ $0 == "SHA1Digest" }) {
         entries.removeLast()
     }
+    guard !entries.isEmpty else { return nil }
     return (try? PropertyListSerialization.data(fromPropertyList: entries, format: .binary, options: 0)).map {
         $0 as NSData
-    } ?? NSData()
+    }
 }
 
 /// Apple's `SecTrustSetExceptions`: true only if the exceptions were made for this leaf (entry 0's SHA-1 digest);

@@ -8,6 +8,14 @@ import OSecTrust
 nonisolated(unsafe) public let kSecTrustCertificateTransparencyWhiteList: CFString =
     "TrustCertificateTransparencyWhiteList"
 
+/// Apple's `kSecTrustQCStatements` (result key): the qualified-certificate statements (ETSI EN 319 412-5) of a
+/// QWAC leaf. Never set in `SecTrustCopyResult` here: EU qualified-website validation needs the EU trusted lists,
+/// which this trust store does not carry.
+nonisolated(unsafe) public let kSecTrustQCStatements: CFString = "QCStatements"
+/// Apple's `kSecTrustQWACValidation` (result key): whether the leaf validated as a QWAC. Never set here (see
+/// ``kSecTrustQCStatements``).
+nonisolated(unsafe) public let kSecTrustQWACValidation: CFString = "QWACValidation"
+
 /// Apple's `SecTrustGetNetworkFetchAllowed`.
 public func SecTrustGetNetworkFetchAllowed(
     _ trust: SecTrust, _ allowFetch: UnsafeMutablePointer<DarwinBoolean>
