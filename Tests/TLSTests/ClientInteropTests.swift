@@ -320,6 +320,24 @@ import Testing
         let run = try runClient(port: port, configure: standardClient())
         #expect(run.handshake == errSSLPeerProtocolVersion)
     }
+
+    @Test func fallbackSessionConfigurationSignalsTheRetry() throws {
+        // A server that still accepts TLS 1.0 but supports more must refuse a TLS 1.0 fallback (RFC 7507).
+        let legacy = ["-min_protocol", "TLSv1", "-cipher", "DEFAULT@SECLEVEL=0", "-naccept", "2"]
+        let (server, port) = try OpenSSLPeer.server(serverArguments("server-ec", legacy))
+        defer { server.terminate() }
+        let fallback = try runClient(port: port) { context in
+            try standardClient()(context)
+            #expect(SSLSetSessionConfig(context, kSSLSessionConfig_TLSv1_fallback) == errSecSuccess)
+        }
+        #expect(fallback.handshake == errSSLInappropriateFallback, "\(server.output)")
+        let standard = try runClient(port: port) { context in
+            try standardClient()(context)
+            #expect(SSLSetSessionConfig(context, kSSLSessionConfig_standard) == errSecSuccess)
+        }
+        #expect(standard.handshake == errSecSuccess, "\(server.output)")
+        #expect(standard.version == .tlsProtocol12)
+    }
 }
 
 /// A fresh keychain file for one test.
