@@ -14,11 +14,18 @@ public final class SecPolicy: NSObject, @unchecked Sendable {
     }
 
     let kind: Kind
+    /// The OID of a policy that checks what `kind` checks under another name (IPsec, which Apple documents as
+    /// "functionally identical to SSL policy"); nil for the kind's own OID.
+    let familyOID: String?
 
-    init(_ kind: Kind) { self.kind = kind }
+    init(_ kind: Kind, familyOID: String? = nil) {
+        self.kind = kind
+        self.familyOID = familyOID
+    }
 
     /// The policy OID string (`kSecPolicyApple…` value).
     var oid: String {
+        if let familyOID { return familyOID }
         switch kind {
         case .basicX509: return kSecPolicyAppleX509Basic as String
         case .ssl: return kSecPolicyAppleSSL as String
@@ -35,7 +42,10 @@ public final class SecPolicy: NSObject, @unchecked Sendable {
         }
     }
 
-    public override func isEqual(_ object: Any?) -> Bool { (object as? SecPolicy)?.kind == kind }
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? SecPolicy else { return false }
+        return other.kind == kind && other.familyOID == familyOID
+    }
     public override var hash: Int { oid.hashValue }
 }
 
@@ -110,8 +120,9 @@ public func SecPolicyCreateRevocation(_ revocationFlags: CFOptionFlags) -> SecPo
     return SecPolicy(.revocation(flags: revocationFlags))
 }
 
-/// Apple's `SecPolicyCreateWithProperties`: X509Basic, SSL (and its server/client variants; `kSecPolicyClient`
-/// selects the client form), Revocation. Other OIDs are not implemented → nil. A non-string name → nil.
+/// Apple's `SecPolicyCreateWithProperties`: X509Basic, SSL and IPsec (and their server/client variants;
+/// `kSecPolicyClient` selects the client form), Revocation. Other OIDs are not implemented → nil. A non-string
+/// name → nil.
 public func SecPolicyCreateWithProperties(_ policyIdentifier: CFTypeRef, _ properties: CFDictionary?) -> SecPolicy? {
     guard let oid = (policyIdentifier as? NSString) as String? else { return nil }
     let dict = properties as? [String: Any] ?? [:]
@@ -123,6 +134,10 @@ public func SecPolicyCreateWithProperties(_ policyIdentifier: CFTypeRef, _ prope
     let revocation = kSecPolicyAppleRevocation as String
     let sslServer = kSecPolicyAppleSSLServer as String
     let sslClient = kSecPolicyAppleSSLClient as String
+    let ipsec = kSecPolicyAppleIPsec as String
+    let ipsecServer = kSecPolicyAppleIPSecServer as String
+    let ipsecClient = kSecPolicyAppleIPSecClient as String
+    func boolValue(_ value: Any?) -> Bool? { (value as? Bool) ?? (value as? NSNumber)?.boolValue }
     switch oid {
     case basic:
         return SecPolicyCreateBasicX509()
@@ -133,6 +148,12 @@ public func SecPolicyCreateWithProperties(_ policyIdentifier: CFTypeRef, _ prope
         if oid == sslServer { client = false }
         if oid == sslClient { client = true }
         return SecPolicy(.ssl(server: !client, hostname: name))
+    case ipsec, ipsecServer, ipsecClient:
+        // IPsec: Apple's SSL checks under the IPsec OID (server unless kSecPolicyClient or the client OID).
+        var client = boolValue(dict[kSecPolicyClient as String]) ?? false
+        if oid == ipsecServer { client = false }
+        if oid == ipsecClient { client = true }
+        return SecPolicy(.ssl(server: !client, hostname: name), familyOID: ipsec)
     case revocation:
         let flags =
             (dict[kSecPolicyRevocationFlags as String] as? NSNumber)?.uintValue ?? kSecRevocationUseAnyAvailableMethod
