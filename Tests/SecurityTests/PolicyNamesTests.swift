@@ -14,14 +14,14 @@ import Testing
         #expect(properties[kSecPolicyClient as String] as? Bool == true)
     }
 
-    @Test func ipsecPoliciesCheckLikeSSLUnderTheirOwnOID() throws {
+    @Test func ipsecPoliciesCheckTheHostNameUnderTheirOwnOID() throws {
         let name = [kSecPolicyName as String: "www.example.com"] as CFDictionary
         let server = try #require(SecPolicyCreateWithProperties(kSecPolicyAppleIPSecServer, name))
         let properties = try #require(SecPolicyCopyProperties(server) as? [String: Any])
         #expect(properties[kSecPolicyOid as String] as? String == kSecPolicyAppleIPsec as String)
         #expect(properties[kSecPolicyName as String] as? String == "www.example.com")
         #expect(server != SecPolicyCreateSSL(true, "www.example.com" as CFString))
-        // Same checks as SSL: the fixture's leaf passes for its name and fails for another.
+        // Basic X.509 checks plus the host name: the fixture's leaf passes for its name and fails for another.
         #expect(SecTrustEvaluateWithError(TrustFixture.trust(server), nil))
         let wrong = [kSecPolicyName as String: "other.example.com"] as CFDictionary
         let mismatched = try #require(SecPolicyCreateWithProperties(kSecPolicyAppleIPsec, wrong))

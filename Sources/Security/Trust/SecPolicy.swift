@@ -14,8 +14,9 @@ public final class SecPolicy: NSObject, @unchecked Sendable {
     }
 
     let kind: Kind
-    /// The OID of a policy that checks what `kind` checks under another name (IPsec, which Apple documents as
-    /// "functionally identical to SSL policy"); nil for the kind's own OID.
+    /// The OID of a policy built on `kind` under another name: IPsec, whose `.ssl` kind carries the server flag
+    /// and host name but is evaluated as Apple's IPsec policy (basic X.509 checks plus the host name); nil for
+    /// the kind's own OID.
     let familyOID: String?
 
     init(_ kind: Kind, familyOID: String? = nil) {
@@ -149,7 +150,8 @@ public func SecPolicyCreateWithProperties(_ policyIdentifier: CFTypeRef, _ prope
         if oid == sslClient { client = true }
         return SecPolicy(.ssl(server: !client, hostname: name))
     case ipsec, ipsecServer, ipsecClient:
-        // IPsec: Apple's SSL checks under the IPsec OID (server unless kSecPolicyClient or the client OID).
+        // IPsec: basic X.509 checks plus the host name, under the IPsec OID (server unless kSecPolicyClient or
+        // the client OID).
         var client = boolValue(dict[kSecPolicyClient as String]) ?? false
         if oid == ipsecServer { client = false }
         if oid == ipsecClient { client = true }

@@ -84,6 +84,12 @@ public final class SecTrust: NSObject, @unchecked Sendable {
         var rfc5280Profile = false
         var sslServer = false
         for policy in snapshot.policies {
+            if policy.familyOID == kSecPolicyAppleIPsec as String, case .ssl(_, let hostname) = policy.kind {
+                // Apple's IPsec policy: the basic X.509 checks plus the host name; no EKU or SSL profile rules.
+                rfc5280Profile = true
+                if let hostname, !hostname.isEmpty { options.peerNames.append(PeerName.host(hostname)) }
+                continue
+            }
             switch policy.kind {
             case .basicX509:
                 rfc5280Profile = true
