@@ -149,7 +149,7 @@ private func withPassword<T>(_ length: UInt32, _ password: UnsafeRawPointer?, _ 
 /// `promptUser` false: a keychain protected only by its device key).
 public func SecKeychainCreate(
     _ pathName: UnsafePointer<CChar>, _ passwordLength: UInt32, _ password: UnsafeRawPointer?,
-    _ promptUser: Bool, _ initialAccess: AnyObject?,
+    _ promptUser: Bool, _ initialAccess: SecAccess?,
     _ keychain: UnsafeMutablePointer<SecKeychain?>
 ) -> OSStatus {
     let path = String(cString: pathName)
