@@ -66,3 +66,10 @@ package enum ContentBuffers {
     /// How many blocks are live (for tests: every buffer handed out was freed).
     package static var liveCount: Int { blocks.withLock { $0.count } }
 }
+
+/// Hands `value` to `body` through a pointer valid for the call (Apple's callbacks take their information
+/// structure by pointer).
+package func withTemporaryPointer<T, R>(to value: T, _ body: (UnsafeMutablePointer<T>) -> R) -> R {
+    var copy = value
+    return withUnsafeMutablePointer(to: &copy) { body($0) }
+}

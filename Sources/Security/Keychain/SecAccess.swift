@@ -376,3 +376,11 @@ public func SecTrustedApplicationSetData(_ appRef: SecTrustedApplication, _ data
     appRef.data = data as Data
     return errSecSuccess
 }
+
+/// Apple's `SecKeychainItemSetAccessWithPassword`: `SecKeychainItemSetAccess` for callers that hold the keychain
+/// password (no ACL is enforced here, so the password is not needed; it is not kept).
+public func SecKeychainItemSetAccessWithPassword(
+    _ itemRef: SecKeychainItem, _ accessRef: SecAccess, _ passwordLength: UInt32, _ password: UnsafeRawPointer
+) -> OSStatus {
+    SecKeychainItemSetAccess(itemRef, accessRef)
+}

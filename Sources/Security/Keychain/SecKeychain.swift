@@ -220,6 +220,7 @@ public func SecKeychainLock(_ keychain: SecKeychain?) -> OSStatus {
         let store = try target.store()
         try mapStoreError { try store.lock() }
         SecKeychainAgentBridge.locked(store)
+        KeychainEvents.post(.lockEvent, keychain: target, item: nil)
     }
 }
 
@@ -240,6 +241,7 @@ public func SecKeychainUnlock(
             try mapStoreError { try store.unlock(password: pw ?? Data()) }
         }
         SecKeychainAgentBridge.unlocked(store)
+        KeychainEvents.post(.unlockEvent, keychain: target, item: nil)
     }
 }
 

@@ -15,6 +15,7 @@ public func SecKeychainItemModifyAttributesAndData(
         let attributes = try KeychainItemBridge.attributes(attrList?.pointee, kind: itemRef.itemClass)
         let secret = data.map { Data(bytes: $0, count: Int(length)) }
         try KeychainItemBridge.modify(itemRef, attributes: attributes, data: secret)
+        KeychainEvents.post(.updateEvent, item: itemRef)
     }
 }
 
@@ -112,6 +113,7 @@ public func SecKeychainItemDelete(_ itemRef: SecKeychainItem) -> OSStatus {
         } catch let error as SecError where error.status == errSecItemNotFound {
             throw SecError(errSecInvalidItemRef, "the item is no longer in its keychain")
         }
+        KeychainEvents.post(.deleteEvent, item: itemRef)
     }
 }
 
@@ -150,6 +152,7 @@ public func SecKeychainItemCreateFromContent(
         let item = try KeychainItemBridge.add(attributes, kind: kind, keychain: keychainRef)
         if let initialAccess { SecAccessStore.set(initialAccess, for: item) }
         itemRef?.pointee = item
+        KeychainEvents.post(.addEvent, item: item)
     }
 }
 
@@ -171,6 +174,7 @@ public func SecKeychainItemCreateCopy(
         let copy = try KeychainItemBridge.add(attributes, kind: kind, keychain: destKeychainRef)
         if let initialAccess { SecAccessStore.set(initialAccess, for: copy) }
         itemCopy.pointee = copy
+        KeychainEvents.post(.addEvent, item: copy)
     }
 }
 

@@ -21,6 +21,7 @@ public func SecKeychainAddGenericPassword(
         ]
         let item = try KeychainItemBridge.add(attributes, kind: .genericPassword, keychain: keychain)
         itemRef?.pointee = item
+        KeychainEvents.post(.addEvent, item: item)
     }
 }
 
@@ -90,6 +91,7 @@ public func SecKeychainAddInternetPassword(
         attributes[kSecValueData as String] = Data(bytes: passwordData, count: Int(passwordLength))
         let item = try KeychainItemBridge.add(attributes, kind: .internetPassword, keychain: keychain)
         itemRef?.pointee = item
+        KeychainEvents.post(.addEvent, item: item)
     }
 }
 
