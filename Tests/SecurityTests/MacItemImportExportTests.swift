@@ -1,4 +1,5 @@
 import Foundation
+import OSecTestSupport
 import Security
 import Testing
 
@@ -140,5 +141,42 @@ struct MacItemImportExportTests {
             SecKeychainItemImport(try #require(exported), nil, nil, nil, [], &parameters, nil, &items)
                 == errSecSuccess)
         #expect((items as? [AnyObject])?.count == 1)
+    }
+}
+
+/// SecItemImport reads what `openssl` writes, and `openssl` reads what SecItemExport writes.
+@Suite(.enabled(if: OpenSSLCLI.isAvailable, "needs the openssl CLI"))
+struct MacItemImportExportOpenSSLInteropTests {
+    @Test func opensslEncryptedKeysAndPKCS12RoundTrip() throws {
+        let directory = try TemporaryDirectory(prefix: "osec-itemimport")
+        try OpenSSLCLI.check([
+            "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-aes-256-cbc", "-pass",
+            "pass:from openssl", "-out", directory.path("key.pem"),
+        ])
+        let pem = try Data(contentsOf: URL(fileURLWithPath: directory.path("key.pem")))
+        var parameters = SecItemImportExportKeyParameters()
+        let secret = "from openssl" as CFString
+        parameters.passphrase = Unmanaged.passUnretained(secret)
+        var format = SecExternalFormat.formatUnknown
+        var type = SecExternalItemType.itemTypeUnknown
+        var items: CFArray?
+        let status = withExtendedLifetime(secret) {
+            SecItemImport(pem as CFData, "key.pem" as CFString, &format, &type, [], &parameters, nil, &items)
+        }
+        #expect(status == errSecSuccess && format == .formatWrappedPKCS8 && type == .itemTypePrivateKey)
+        let key = try #require((items as? [AnyObject])?.first as? SecKey)
+
+        let certificate = try OpenSecurityCertificates.createSelfSignedCertificate(
+            subject: [("CN", "openssl interop")], privateKey: key, notBefore: Date(timeIntervalSinceNow: -60),
+            notAfter: Date(timeIntervalSinceNow: 86_400))
+        let identity = try OpenSecurityCertificates.createIdentity(certificate: certificate, privateKey: key)
+        var p12: CFData?
+        let exported = withExtendedLifetime(secret) { SecItemExport(identity, .formatPKCS12, [], &parameters, &p12) }
+        #expect(exported == errSecSuccess)
+        try (p12 as Data? ?? Data()).write(to: URL(fileURLWithPath: directory.path("out.p12")))
+        let listed = try OpenSSLCLI.check([
+            "pkcs12", "-in", directory.path("out.p12"), "-passin", "pass:from openssl", "-nokeys",
+        ])
+        #expect(listed.stdoutText.contains("-----BEGIN CERTIFICATE-----"))
     }
 }
