@@ -209,6 +209,29 @@ struct MacKeychainItemAPITests {
                 == errSecItemNotFound)
     }
 
+    @Test func keySearchesFindKeysOfTheirKind() throws {
+        let attributes: [String: Any] = [
+            kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256,
+        ]
+        let key = try #require(SecKeyCreateRandomKey(attributes as CFDictionary, nil))
+        let add: [String: Any] = [
+            kSecClass as String: kSecClassKey, kSecValueRef as String: key, kSecAttrLabel as String: "search key",
+        ]
+        #expect(SecItemAdd(keychain.q(add), nil) == errSecSuccess)
+        var search: SecKeychainSearch?
+        #expect(SecKeychainSearchCreateFromAttributes(keychain.keychain, .privateKeyItemClass, nil, &search) == noErr)
+        var item: SecKeychainItem?
+        #expect(SecKeychainSearchCopyNext(try #require(search), &item) == errSecSuccess)
+        var itemClass = SecItemClass.genericPasswordItemClass
+        let label = CallerAttributeList([(.labelItemAttr, nil)])
+        label.entries[0].tag = UInt32(kSecKeyPrintName)
+        #expect(SecKeychainItemCopyContent(try #require(item), &itemClass, label.list, nil, nil) == errSecSuccess)
+        #expect(itemClass == .privateKeyItemClass && label.value(0) == Data("search key".utf8))
+        #expect(SecKeychainItemFreeContent(label.list, nil) == errSecSuccess)
+        #expect(SecKeychainSearchCreateFromAttributes(keychain.keychain, .publicKeyItemClass, nil, &search) == noErr)
+        #expect(SecKeychainSearchCopyNext(try #require(search), &item) == errSecItemNotFound)
+    }
+
     @Test func accessObjectsAreKeptAndReturned() throws {
         let (_, added) = addGeneric("svc.access", "gina", "pw")
         let item = try #require(added)

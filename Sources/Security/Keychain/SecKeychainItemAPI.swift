@@ -38,7 +38,7 @@ public func SecKeychainItemCopyContent(
     outData?.pointee = nil
     return SecItemDiagnostics.run {
         let found = try KeychainItemBridge.read(itemRef, data: outData != nil)
-        itemClass?.pointee = KeychainItemBridge.itemClass(of: itemRef)
+        itemClass?.pointee = KeychainItemBridge.itemClass(of: itemRef, attributes: found.attributes)
         if let attrList { try KeychainItemBridge.fill(attrList, from: found.attributes, kind: itemRef.itemClass) }
         KeychainItemBridge.copyOut(found.data, length: length, data: outData)
     }
@@ -75,7 +75,7 @@ public func SecKeychainItemCopyAttributesAndData(
             throw SecError(errSecNoSuchAttr, "tag \(tag) is not an attribute of \(kind.rawValue) items")
         }
         let found = try KeychainItemBridge.read(itemRef, data: outData != nil)
-        itemClass?.pointee = KeychainItemBridge.itemClass(of: itemRef)
+        itemClass?.pointee = KeychainItemBridge.itemClass(of: itemRef, attributes: found.attributes)
         if let attrList {
             let entries = tags.map { SecKeychainAttribute(tag: $0, length: 0, data: nil) }
             let array = ContentBuffers.allocate(entries, filler: SecKeychainAttribute())

@@ -39,12 +39,27 @@ enum KeychainItemBridge {
         }
     }
 
-    static func itemClass(of item: SecKeychainItem) -> SecItemClass {
+    /// The item's class; for keys, the one its `kSecAttrKeyClass` (from `attributes`) names.
+    static func itemClass(of item: SecKeychainItem, attributes: [String: Any] = [:]) -> SecItemClass {
         switch item.itemClass {
         case .genericPassword: return .genericPasswordItemClass
         case .internetPassword: return .internetPasswordItemClass
         case .certificate: return .certificateItemClass
-        case .key, .identity: return .privateKeyItemClass
+        case .key, .identity:
+            let keyClass = "\(attributes[kSecAttrKeyClass as String] ?? "")"
+            if keyClass == kSecAttrKeyClassPublic as String { return .publicKeyItemClass }
+            if keyClass == kSecAttrKeyClassSymmetric as String { return .symmetricKeyItemClass }
+            return .privateKeyItemClass
+        }
+    }
+
+    /// The `kSecAttrKeyClass` value of a key item class, nil for the other classes.
+    static func keyClass(of itemClass: SecItemClass) -> String? {
+        switch itemClass {
+        case .publicKeyItemClass: return kSecAttrKeyClassPublic as String
+        case .privateKeyItemClass: return kSecAttrKeyClassPrivate as String
+        case .symmetricKeyItemClass: return kSecAttrKeyClassSymmetric as String
+        default: return nil
         }
     }
 

@@ -24,19 +24,19 @@ public func SecKeychainSearchGetTypeID() -> CFTypeID { CFTypeIdentifier.keychain
 
 /// Apple's `SecKeychainSearchCreateFromAttributes`: a search for items of `itemClass` in `keychainOrArray` (a
 /// keychain, an array of them, or nil) whose attributes equal those of `attrList` (nil: every item of the class).
-/// Password and certificate classes are searched; the key classes give no items (keys are found with
-/// `SecItemCopyMatching`).
+/// The key classes search the keychain's keys of that kind (public, private, symmetric).
 public func SecKeychainSearchCreateFromAttributes(
     _ keychainOrArray: CFTypeRef?, _ itemClass: SecItemClass, _ attrList: UnsafePointer<SecKeychainAttributeList>?,
     _ searchRef: UnsafeMutablePointer<SecKeychainSearch?>
 ) -> OSStatus {
     searchRef.pointee = nil
     return SecItemDiagnostics.run {
-        guard let kind = KeychainItemBridge.kind(of: itemClass), kind != .key else {
+        guard let kind = KeychainItemBridge.kind(of: itemClass) else {
             searchRef.pointee = SecKeychainSearch(items: [])
             return
         }
         var query = try KeychainItemBridge.attributes(attrList?.pointee, kind: kind)
+        if let keyClass = KeychainItemBridge.keyClass(of: itemClass) { query[kSecAttrKeyClass as String] = keyClass }
         query[kSecClass as String] = kind.rawValue
         query[kSecMatchLimit as String] = kSecMatchLimitAll
         query[kSecReturnPersistentRef as String] = true
