@@ -291,9 +291,17 @@ enum KeychainItemBridge {
         return (item, result?[kSecValueData as String] as? Data)
     }
 
-    /// A keychain, an array of keychains, or nil (the keychains SecItem searches when a query names none).
+    /// A keychain, an array of keychains, or nil: the search list (`SecKeychainCopySearchList`, its keychains that
+    /// exist), as macOS searches; nil when that is the default keychain alone.
     static func searchList(_ keychainOrArray: CFTypeRef?) throws -> [SecKeychain]? {
-        guard let keychainOrArray else { return nil }
+        guard let keychainOrArray else {
+            var list: CFArray?
+            guard SecKeychainCopySearchList(&list) == errSecSuccess,
+                let keychains = (list as? [AnyObject])?.compactMap({ $0 as? SecKeychain })
+            else { return nil }
+            let usable = keychains.filter { (try? $0.store()) != nil }
+            return usable.count > 1 ? usable : nil
+        }
         if let keychain = keychainOrArray as? SecKeychain { return [keychain] }
         if let array = keychainOrArray as? NSArray {
             let keychains = array.compactMap { $0 as? SecKeychain }
