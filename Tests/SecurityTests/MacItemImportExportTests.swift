@@ -180,3 +180,26 @@ struct MacItemImportExportOpenSSLInteropTests {
         #expect(listed.stdoutText.contains("-----BEGIN CERTIFICATE-----"))
     }
 }
+
+/// The `security` tool imports what SecItemExport writes, and SecItemImport reads what `security export` writes.
+@Suite(.enabled(if: SecurityTool.executable != nil, "needs the security executable (swift build)"))
+struct MacItemImportExportToolInteropTests {
+    @Test func toolAndAPIExchangeFiles() throws {
+        let sandbox = try SecurityToolSandbox("osec-itemexport-tool")
+        let keychain = try TestKeychain()
+        let (key, certificate) = try MacItemImportExportTests.identity()
+        var exported: CFData?
+        #expect(SecItemExport([certificate, key] as CFArray, .formatPEMSequence, [], nil, &exported) == errSecSuccess)
+        let file = sandbox.directory.path("bundle.pem")
+        try (exported as Data? ?? Data()).write(to: URL(fileURLWithPath: file))
+        let imported = try sandbox.check(["import", file, "-k", keychain.path])
+        #expect(imported.stdout.contains("1 identity imported."))
+
+        let written = try sandbox.check(["export", "-k", keychain.path, "-t", "certs", "-f", "pemseq"])
+        var format = SecExternalFormat.formatUnknown
+        var items: CFArray?
+        #expect(SecItemImport(written.stdoutData as CFData, nil, &format, nil, [], nil, nil, &items) == errSecSuccess)
+        let back = try #require((items as? [AnyObject])?.first as? SecCertificate)
+        #expect(SecCertificateCopyData(back) as Data == SecCertificateCopyData(certificate) as Data)
+    }
+}
