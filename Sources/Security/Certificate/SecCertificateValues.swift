@@ -42,10 +42,14 @@ enum CertificateValues {
             let text: String
             if bytes.count == 4 {
                 text = bytes.map(String.init).joined(separator: ".")
-            } else {
-                text = stride(from: bytes.startIndex, to: bytes.endIndex, by: 2).map { index in
-                    String(format: "%X", UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1]))
+            } else if bytes.count == 16 {
+                let words = Array(bytes)
+                text = stride(from: 0, to: 16, by: 2).map { index in
+                    String(format: "%X", UInt16(words[index]) << 8 | UInt16(words[index + 1]))
                 }.joined(separator: ":")
+            } else {
+                // Not an address (a certificate may carry anything here): its bytes.
+                text = hex(bytes)
             }
             return property(kSecPropertyTypeString, "IP Address", text)
         case .directoryName(let directory): return property(kSecPropertyTypeSection, "Directory Name", name(directory))
