@@ -117,6 +117,27 @@ struct MacItemImportExportTests {
         #expect(both.type == .itemTypeAggregate && both.items.count == 2)
     }
 
+    @Test func badInputIsRefusedWithApplesCodes() throws {
+        #expect(importItems(Data()).status == errSecUnknownFormat)
+        #expect(importItems(Data([0x30, 0x82, 0xFF, 0xFF, 0x02])).status == errSecUnknownFormat)
+        #expect(
+            importItems(Data("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n".utf8)).status
+                == errSecUnknownFormat)
+        #expect(importItems(Data([1, 2, 3]), format: .formatSSH).status == errSecUnsupportedFormat)
+        // A PKCS#12 cut short.
+        let (key, certificate) = try Self.identity()
+        let identity = try OpenSecurityCertificates.createIdentity(certificate: certificate, privateKey: key)
+        var parameters = passphrase("cut")
+        var p12: CFData?
+        #expect(SecItemExport(identity, .formatPKCS12, [], &parameters, &p12) == errSecSuccess)
+        let archive = try #require(p12 as Data?)
+        let cut = importItems(archive.prefix(archive.count / 2), name: "cut.p12", parameters: passphrase("cut"))
+        #expect(cut.status != errSecSuccess && cut.items.isEmpty)
+        var out: CFData?
+        #expect(SecItemExport([] as CFArray, .formatUnknown, [], nil, &out) == errSecParam)
+        #expect(SecItemExport("text" as CFString, .formatUnknown, [], nil, &out) == errSecParam)
+    }
+
     @Test func importIntoAKeychainStoresTheItems() throws {
         let keychain = try TestKeychain()
         let (_, certificate) = try Self.identity()
