@@ -21,6 +21,10 @@ enum CFTypeIdentifier {
     static let accessControl: CFTypeID = 0x5EC0_0006
     static let keychain: CFTypeID = 0x5EC0_0007
     static let keychainItem: CFTypeID = 0x5EC0_0008
+    static let access: CFTypeID = 0x5EC0_0009
+    static let acl: CFTypeID = 0x5EC0_000A
+    static let trustedApplication: CFTypeID = 0x5EC0_000B
+    static let keychainSearch: CFTypeID = 0x5EC0_000C
 
     /// Names for `CFCopyTypeIDDescription`.
     static let names: [CFTypeID: String] = [
@@ -28,6 +32,8 @@ enum CFTypeIdentifier {
         boolean: "CFBoolean", number: "CFNumber", error: "CFError", date: "CFDate", certificate: "SecCertificate",
         policy: "SecPolicy", trust: "SecTrust", key: "SecKey", identity: "SecIdentity",
         accessControl: "SecAccessControl", keychain: "SecKeychain", keychainItem: "SecKeychainItem",
+        access: "SecAccess", acl: "SecACL", trustedApplication: "SecTrustedApplication",
+        keychainSearch: "SecKeychainSearch",
     ]
 
     /// The type of `object`. Boolean `NSNumber`s are `CFBoolean`, other numbers `CFNumber`.
@@ -41,6 +47,10 @@ enum CFTypeIdentifier {
         case is SecAccessControl: return accessControl
         case is SecKeychain: return keychain
         case is SecKeychainItem: return keychainItem
+        case is SecAccess: return access
+        case is SecACL: return acl
+        case is SecTrustedApplication: return trustedApplication
+        case is SecKeychainSearch: return keychainSearch
         case let number as NSNumber:
             return type(of: number) == type(of: CFConstants.true) ? boolean : self.number
         case is NSString: return string

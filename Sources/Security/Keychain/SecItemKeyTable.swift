@@ -61,13 +61,13 @@ enum SecItemQueryKey: Sendable {
 
 /// An attribute key's entry in the key table.
 struct SecItemAttributeKey: Sendable {
-    /// The storage kind per class, in `SecItemClass.allCases` order (nil: the class has no such attribute).
+    /// The storage kind per class, in `SecItemKind.allCases` order (nil: the class has no such attribute).
     let kinds: [AttributeDescriptor.Kind?]
     /// The engine field the attribute is (agrp, pdmn, sync, cdat, mdat), or nil for a class attribute.
     let engineField: SecItemEngineField?
 
     /// How `itemClass` stores the attribute, or nil when the class has none (errSecNoSuchAttr).
-    func kind(in itemClass: SecItemClass) -> AttributeDescriptor.Kind? { kinds[itemClass.ordinal] }
+    func kind(in itemClass: SecItemKind) -> AttributeDescriptor.Kind? { kinds[itemClass.ordinal] }
 }
 
 /// The one table of `SecItem…` dictionary keys.
@@ -78,7 +78,7 @@ enum SecItemKeyTable {
     /// Apple's answer for a key it does not define (securityd's `query_applier` in SecDbQuery.c, which sorts
     /// keys by shape before looking them up): nil for an `f…` flag (accepted), errSecNoSuchAttr for a
     /// 4-character attribute name, errSecParam for anything else.
-    static func unknownKeyError(_ key: String, in itemClass: SecItemClass) -> SecError? {
+    static func unknownKeyError(_ key: String, in itemClass: SecItemKind) -> SecError? {
         if key.utf8.count == 4 {
             return SecError(errSecNoSuchAttr, "attribute \(key) does not exist for class \(itemClass.rawValue)")
         }
@@ -93,7 +93,7 @@ enum SecItemKeyTable {
         for storeClass in ItemClass.all { attributeKeys.formUnion(storeClass.attributes.map(\.key)) }
         for key in attributeKeys {
             let field = SecItemEngineField(rawValue: key)
-            let kinds = SecItemClass.allCases.map { field?.kind ?? SecItemSchema.classKind(of: key, in: $0) }
+            let kinds = SecItemKind.allCases.map { field?.kind ?? SecItemSchema.classKind(of: key, in: $0) }
             table[key] = .attribute(SecItemAttributeKey(kinds: kinds, engineField: field))
         }
         func add(_ keys: [CFString], _ kind: SecItemQueryKey) {

@@ -9,7 +9,7 @@ struct SecItemQuery {
     }
     enum Operation { case add, copyMatching, update, delete }
 
-    var itemClass: SecItemClass
+    var itemClass: SecItemKind
     /// Class attribute constraints / values keyed by Apple's 4-character keys, normalized (no engine fields).
     var attributes: [String: AttributeValue] = [:]
     /// The engine fields given (agrp, pdmn, sync, cdat, mdat), normalized; kept apart from ``attributes``
@@ -83,7 +83,7 @@ struct SecItemQuery {
             guard let name = AttributeDictionary.stringValue(value) else {
                 throw SecError.param("kSecClass must be a string")
             }
-            guard let c = SecItemClass(rawValue: name) else {
+            guard let c = SecItemKind(rawValue: name) else {
                 throw SecError(errSecNoSuchClass, "kSecClass \(name) is not a keychain item class")
             }
             itemClass = c
@@ -110,7 +110,7 @@ struct SecItemQuery {
     }
 
     /// The class a `kSecValueRef` object implies (used by SecItemAdd without kSecClass).
-    static func itemClass(ofRef ref: AnyObject) -> SecItemClass? {
+    static func itemClass(ofRef ref: AnyObject) -> SecItemKind? {
         if ref is SecKey { return .key }
         return SecItemRefClassifier.itemClass(ofRef: ref)
     }

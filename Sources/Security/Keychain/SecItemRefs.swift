@@ -31,7 +31,7 @@ enum SecItemRefs {
 
     /// The ref object for a found item.
     static func ref(
-        for item: KeychainItem, itemClass: SecItemClass, data: () throws -> Data, reference: SecItemReference
+        for item: KeychainItem, itemClass: SecItemKind, data: () throws -> Data, reference: SecItemReference
     ) throws -> AnyObject {
         switch itemClass {
         case .key:

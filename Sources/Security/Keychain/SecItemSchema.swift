@@ -7,7 +7,7 @@ import OSecKeychain
 /// value, whose `code` is Apple's class code). The identity class is not stored: it is the join of a
 /// certificate and the private key whose `klbl` equals the certificate's `pkhh` (reference §3), so it has
 /// no schema and ``storeClass`` is nil. A class code nothing here names is errSecNoSuchClass (Apple's answer).
-enum SecItemClass: CaseIterable, Sendable {
+enum SecItemKind: CaseIterable, Sendable {
     case genericPassword
     case internetPassword
     case certificate
@@ -16,12 +16,12 @@ enum SecItemClass: CaseIterable, Sendable {
 
     /// The class of Apple's code (`kSecClass`'s value: `genp`, `inet`, `cert`, `keys`, `idnt`), or nil.
     init?(rawValue: String) {
-        guard let found = SecItemClass.byCode[rawValue] else { return nil }
+        guard let found = SecItemKind.byCode[rawValue] else { return nil }
         self = found
     }
 
     /// Apple's class code: the stored schema's code, or `idnt`.
-    var rawValue: String { storeClass?.code ?? SecItemClass.identityCode }
+    var rawValue: String { storeClass?.code ?? SecItemKind.identityCode }
 
     /// The storage engine's schema for the class (nil for the identity join).
     var storeClass: ItemClass? {
@@ -48,7 +48,7 @@ enum SecItemClass: CaseIterable, Sendable {
     /// Apple's code of the identity class (`kSecClassIdentity`), which no stored schema has.
     static let identityCode = kSecClassIdentity as String
 
-    private static let byCode: [String: SecItemClass] = Dictionary(
+    private static let byCode: [String: SecItemKind] = Dictionary(
         uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
 }
 
@@ -88,7 +88,7 @@ enum SecItemSchema {
     ]
 
     /// How a class stores `key`, engine fields aside (nil when the class has no such attribute).
-    static func classKind(of key: String, in itemClass: SecItemClass) -> AttributeDescriptor.Kind? {
+    static func classKind(of key: String, in itemClass: SecItemKind) -> AttributeDescriptor.Kind? {
         switch itemClass {
         case .identity:
             if identityCertificateAttributes.contains(key) { return ItemClass.certificate.descriptor(for: key)?.kind }

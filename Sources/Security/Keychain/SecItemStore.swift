@@ -142,7 +142,7 @@ enum SecItemStore {
         var persistentRef: Data
     }
 
-    static func found(_ item: KeychainItem, in keychain: SecKeychain, itemClass: SecItemClass) -> Found {
+    static func found(_ item: KeychainItem, in keychain: SecKeychain, itemClass: SecItemKind) -> Found {
         var attributes: [String: Any] = [:]
         for entry in item.attributes { attributes[entry.key] = entry.value.foundationValue }
         attributes[SecItemEngineField.accessGroup.rawValue] = item.accessGroup
@@ -172,7 +172,7 @@ enum SecItemStore {
 
     /// Apple's result shape (reference §2.2) for `items`.
     static func shape(
-        _ items: [Found], _ query: SecItemQuery, itemClass: SecItemClass, single: Bool
+        _ items: [Found], _ query: SecItemQuery, itemClass: SecItemKind, single: Bool
     ) throws -> AnyObject? {
         guard query.returnCount > 0 else { return nil }
         func value(_ item: Found) throws -> AnyObject {

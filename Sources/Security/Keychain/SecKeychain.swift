@@ -149,7 +149,7 @@ private func withPassword<T>(_ length: UInt32, _ password: UnsafeRawPointer?, _ 
 /// `promptUser` false: a keychain protected only by its device key).
 public func SecKeychainCreate(
     _ pathName: UnsafePointer<CChar>, _ passwordLength: UInt32, _ password: UnsafeRawPointer?,
-    _ promptUser: Bool, _ initialAccess: AnyObject?,
+    _ promptUser: Bool, _ initialAccess: SecAccess?,
     _ keychain: UnsafeMutablePointer<SecKeychain?>
 ) -> OSStatus {
     let path = String(cString: pathName)
@@ -220,6 +220,7 @@ public func SecKeychainLock(_ keychain: SecKeychain?) -> OSStatus {
         let store = try target.store()
         try mapStoreError { try store.lock() }
         SecKeychainAgentBridge.locked(store)
+        KeychainEvents.post(.lockEvent, keychain: target, item: nil)
     }
 }
 
@@ -240,6 +241,7 @@ public func SecKeychainUnlock(
             try mapStoreError { try store.unlock(password: pw ?? Data()) }
         }
         SecKeychainAgentBridge.unlocked(store)
+        KeychainEvents.post(.unlockEvent, keychain: target, item: nil)
     }
 }
 

@@ -10,9 +10,9 @@ public final class SecKeychainItem: NSObject, @unchecked Sendable {  // immutabl
     /// Where the item is stored.
     let reference: SecItemReference
     /// The item's class (a password class).
-    let itemClass: SecItemClass
+    let itemClass: SecItemKind
 
-    init(reference: SecItemReference, itemClass: SecItemClass) {
+    init(reference: SecItemReference, itemClass: SecItemKind) {
         self.reference = reference
         self.itemClass = itemClass
     }

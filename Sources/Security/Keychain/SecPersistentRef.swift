@@ -4,12 +4,12 @@ import OSecKeychain
 /// Apple's persistent references: 4 ASCII class bytes followed by the item's 16-byte UUID (20 bytes).
 /// Stored classes use the engine's `PersistentRef`; an identity's reference is `idnt` + its certificate's UUID.
 enum SecPersistentRef {
-    static let identityCode = Data(SecItemClass.identityCode.utf8)
+    static let identityCode = Data(SecItemKind.identityCode.utf8)
 
     /// The class a reference names, or nil when it is malformed.
-    static func itemClass(of ref: Data) -> SecItemClass? {
+    static func itemClass(of ref: Data) -> SecItemKind? {
         guard ref.count == 4 + PersistentRef.uuidLength else { return nil }
-        return SecItemClass(rawValue: String(decoding: ref.prefix(4), as: UTF8.self))
+        return SecItemKind(rawValue: String(decoding: ref.prefix(4), as: UTF8.self))
     }
 
     /// The stored item a reference points to (for identities: the certificate row).
@@ -30,7 +30,7 @@ enum SecPersistentRef {
 
 /// Which item class a `kSecValueRef` object belongs to.
 enum SecItemRefClassifier {
-    static func itemClass(ofRef ref: AnyObject) -> SecItemClass? {
+    static func itemClass(ofRef ref: AnyObject) -> SecItemKind? {
         if ref is SecKey { return .key }
         if ref is SecCertificate { return .certificate }
         if ref is SecIdentity { return .identity }
