@@ -159,7 +159,7 @@ enum SecItemOperations {
             case .itemClass:
                 // Code that updates with its whole query repeats kSecClass: macOS accepts it when it names the
                 // query's class (the class never changes).
-                guard let name = AttributeDictionary.stringValue(value), SecItemClass(rawValue: name) == query.itemClass
+                guard let name = AttributeDictionary.stringValue(value), SecItemKind(rawValue: name) == query.itemClass
                 else { throw notUpdatable(key, query) }
             case .match, .returns, .use:
                 // Query-only keys repeated from the query (kSecMatchLimit, kSecReturn…, kSecUse…): macOS drops them
@@ -199,7 +199,7 @@ enum SecItemOperations {
     }
 
     /// Whether `key: value` is accepted in a SecItemCopyMatching query of `itemClass`.
-    private static func isValidQueryOption(_ key: String, _ value: Any, _ itemClass: SecItemClass) -> Bool {
+    private static func isValidQueryOption(_ key: String, _ value: Any, _ itemClass: SecItemKind) -> Bool {
         let probe = NSDictionary(
             objects: [itemClass.rawValue, value], forKeys: [QueryKeys.itemClass as NSString, key as NSString])
         return (try? SecItemQuery(probe, for: .copyMatching)) != nil
