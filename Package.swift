@@ -88,6 +88,7 @@ let package = Package(
             dependencies: [
                 "OSecCrypto", "OSecASN1", "OSecX509", "OSecPKCS12", "OSecTrust", "OSecKeychain", "OSecSystem",
                 "OSecTLSCore", "OSecSync",
+                "OSecCMS",
             ]),
         // Apple's CommonCrypto C API as Swift imports it (module name `CommonCrypto`).
         .target(name: "CommonCrypto", dependencies: ["OSecCrypto"]),
