@@ -162,6 +162,11 @@ let package = Package(
             name: "CommonCryptoSwift5Tests", dependencies: ["CommonCrypto"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
+            name: "CMSTests",
+            dependencies: [
+                "OSecCMS", "Security", "OpenSecurityKit", "OSecTestSupport", "OSecASN1", "OSecCrypto", "OSecX509",
+            ]),
+        .testTarget(
             name: "OpenSecurityKitTests",
             dependencies: ["OpenSecurityKit", "Security", "CommonCrypto", "OSecTestSupport"]),
     ],
