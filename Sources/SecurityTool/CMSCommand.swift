@@ -99,6 +99,11 @@ enum CMSCommand {
         guard CMSDecoderCreate(&decoder) == errSecSuccess, let decoder else {
             return .failure(Failure("CMSDecoderCreate failed"))
         }
+        if let keychain = options.values["k"] {
+            // The named keychain's identities first for an enveloped message (the search list otherwise).
+            let identities = keychainIdentities(keychain).map(\.identity)
+            if !identities.isEmpty { OpenSecurityCMS.setDecryptionIdentities(decoder, identities as NSArray) }
+        }
         let bytes = [UInt8](input)
         let update = bytes.isEmpty ? errSecUnknownFormat : CMSDecoderUpdateMessage(decoder, bytes, bytes.count)
         guard update == errSecSuccess else { return .failure(Failure("CMSDecoderUpdateMessage", update)) }

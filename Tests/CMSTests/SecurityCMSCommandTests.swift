@@ -1,5 +1,6 @@
 import Foundation
 import OSecTestSupport
+import Security
 import Testing
 
 /// `security cms` as a separate process: `-D` prints the content exactly and exits 0 even for a bad signature,
@@ -132,5 +133,37 @@ struct SecurityCMSCommandTests {
         #expect(verified.stdoutText == "signed by security cms\n")
         let missing = try security(["cms", "-S", "-N", "nobody", "-k", keychain, "-i", content])
         #expect(missing.status == 1)
+    }
+
+    @Test func envelopeAndDecodeWithAKeychainIdentity() throws {
+        let pki = try #require(CMSTestPKI.shared)
+        let keychain = sandbox.path("env.keychain-db")
+        #expect(try security(["create-keychain", "-p", "pw", keychain]).status == 0)
+        let imported = try security(["import", pki.directory.path("ec.p12"), "-k", keychain, "-P", CMSTestPKI.password])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let content = Data("for the EC recipient\n".utf8)
+        let input = try sandbox.write("plain.txt", content)
+        let output = sandbox.path("enveloped.p7m")
+        let run = try security(["cms", "-E", "-r", "CMS EC Signer", "-k", keychain, "-i", input, "-o", output])
+        #expect(run.status == 0, "\(run.stderr)")
+        let opened = try OpenSSLCLI.run(args: [
+            "cms", "-decrypt", "-binary", "-inform", "DER", "-in", output, "-recip", pki.ecCertPEM, "-inkey",
+            pki.ecKeyPEM,
+        ])
+        #expect(opened.stdout == content, "\(opened.stderr)")
+        let decoded = try security(["cms", "-D", "-k", keychain, "-i", output])
+        #expect(decoded.status == 0, "\(decoded.stderr)")
+        #expect(decoded.stdout == content)
+        #expect(try security(["cms", "-E", "-r", "nobody@example.com", "-k", keychain, "-i", input]).status == 1)
+    }
+
+    @Test func typeIdentifiersAreDistinct() {
+        var encoder: CMSEncoder?
+        var decoder: CMSDecoder?
+        _ = CMSEncoderCreate(&encoder)
+        _ = CMSDecoderCreate(&decoder)
+        #expect(CFGetTypeID(encoder) == CMSEncoderGetTypeID())
+        #expect(CFGetTypeID(decoder) == CMSDecoderGetTypeID())
+        #expect(CMSEncoderGetTypeID() != CMSDecoderGetTypeID())
     }
 }

@@ -28,6 +28,7 @@ enum CFTypeIdentifier {
         boolean: "CFBoolean", number: "CFNumber", error: "CFError", date: "CFDate", certificate: "SecCertificate",
         policy: "SecPolicy", trust: "SecTrust", key: "SecKey", identity: "SecIdentity",
         accessControl: "SecAccessControl", keychain: "SecKeychain", keychainItem: "SecKeychainItem",
+        CMSTypeIdentifier.encoder: "CMSEncoder", CMSTypeIdentifier.decoder: "CMSDecoder",
     ]
 
     /// The type of `object`. Boolean `NSNumber`s are `CFBoolean`, other numbers `CFNumber`.
@@ -41,6 +42,8 @@ enum CFTypeIdentifier {
         case is SecAccessControl: return accessControl
         case is SecKeychain: return keychain
         case is SecKeychainItem: return keychainItem
+        case is CMSEncoder: return CMSTypeIdentifier.encoder
+        case is CMSDecoder: return CMSTypeIdentifier.decoder
         case let number as NSNumber:
             return type(of: number) == type(of: CFConstants.true) ? boolean : self.number
         case is NSString: return string
