@@ -71,6 +71,8 @@ let package = Package(
         .target(name: "OSecX509", dependencies: ["OSecASN1", "OSecCrypto"]),
         .target(name: "OSecPKCS12", dependencies: ["OSecASN1", "OSecCrypto", "OSecX509"]),
         .target(name: "OSecTrust", dependencies: ["OSecASN1", "OSecCrypto", "OSecX509"]),
+        // CMS (RFC 5652): SignedData, EnvelopedData and AuthEnvelopedData structures, for CMSEncoder/CMSDecoder.
+        .target(name: "OSecCMS", dependencies: ["OSecASN1", "OSecCrypto", "OSecX509"]),
         // The per-user keychain agent (server and client): unlock state shared between processes of one user.
         .target(name: "OSecKeychainAgent", dependencies: ["OSecSystem"]),
         .target(
@@ -86,6 +88,7 @@ let package = Package(
             dependencies: [
                 "OSecCrypto", "OSecASN1", "OSecX509", "OSecPKCS12", "OSecTrust", "OSecKeychain", "OSecSystem",
                 "OSecTLSCore", "OSecSync",
+                "OSecCMS",
             ]),
         // Apple's CommonCrypto C API as Swift imports it (module name `CommonCrypto`).
         .target(name: "CommonCrypto", dependencies: ["OSecCrypto"]),
@@ -158,6 +161,11 @@ let package = Package(
         .testTarget(
             name: "CommonCryptoSwift5Tests", dependencies: ["CommonCrypto"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(
+            name: "CMSTests",
+            dependencies: [
+                "OSecCMS", "Security", "OpenSecurityKit", "OSecTestSupport", "OSecASN1", "OSecCrypto", "OSecX509",
+            ]),
         .testTarget(
             name: "OpenSecurityKitTests",
             dependencies: ["OpenSecurityKit", "Security", "CommonCrypto", "OSecTestSupport"]),

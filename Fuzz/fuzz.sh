@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds one libFuzzer target and runs it on a seed corpus.
-#   Fuzz/fuzz.sh asn1|x509|pkcs12 [seconds=60] [extra libFuzzer flags...]
+#   Fuzz/fuzz.sh asn1|x509|pkcs12|cms [seconds=60] [extra libFuzzer flags...]
 #
 # Targets: asn1 (DER/BER + PEM, Fuzz/ASN1Fuzz.swift), x509 (certificates, CSRs, PEM chains, Fuzz/X509Fuzz.swift),
-# pkcs12 (PKCS#12 import, Fuzz/PKCS12Fuzz.swift).
+# pkcs12 (PKCS#12 import, Fuzz/PKCS12Fuzz.swift), cms (CMS messages, Fuzz/CMSFuzz.swift).
 # The modules a target needs are compiled one by one in layer order, each instrumented with
 # -sanitize=fuzzer,address, because their sources `import` each other by module name. OSecCrypto's C modules:
 # COpenSSL comes from Sources/COpenSSL/module.modulemap; COpenSSLShims gets a generated module map (SwiftPM
@@ -19,8 +19,9 @@ case "$target" in
 asn1) modules=(OSecASN1); harness=Fuzz/ASN1Fuzz.swift; max_len=8192 ;;
 x509) modules=(OSecASN1 OSecCrypto OSecX509); harness=Fuzz/X509Fuzz.swift; max_len=8192 ;;
 pkcs12) modules=(OSecASN1 OSecCrypto OSecX509 OSecPKCS12); harness=Fuzz/PKCS12Fuzz.swift; max_len=16384 ;;
+cms) modules=(OSecASN1 OSecCrypto OSecX509 OSecCMS); harness=Fuzz/CMSFuzz.swift; max_len=16384 ;;
 *)
-    echo "usage: Fuzz/fuzz.sh asn1|x509|pkcs12 [seconds] [libFuzzer flags...]" >&2
+    echo "usage: Fuzz/fuzz.sh asn1|x509|pkcs12|cms [seconds] [libFuzzer flags...]" >&2
     exit 2
     ;;
 esac
@@ -121,6 +122,33 @@ if [ -z "$(ls -A "$corpus")" ]; then
         done
         openssl pkcs12 -export -in "$seeds/c.pem" -inkey "$seeds/k.pem" -iter 1 -nomaciter -passout pass: \
             -out "$corpus/seed-empty.p12"
+        rm -rf "$seeds"
+        ;;
+    cms)
+        # Signed (DER and -stream BER, RSA and EC, attached and detached) and enveloped messages from the openssl CLI.
+        seeds="$(mktemp -d)"
+        printf 'fuzz content\n' > "$seeds/content"
+        openssl req -x509 -newkey rsa:1024 -nodes -keyout "$seeds/r.key" -out "$seeds/r.pem" -subj "/CN=Fuzz RSA" \
+            -days 1 2>/dev/null
+        openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$seeds/e.key" \
+            -out "$seeds/e.pem" -subj "/CN=Fuzz EC" -days 1 2>/dev/null
+        n=0
+        for args in "-nodetach" "-nodetach -stream" "-noattr -nodetach" "" "-nodetach -md sha512"; do
+            for who in r e; do
+                n=$((n + 1))
+                # shellcheck disable=SC2086
+                openssl cms -sign -binary -in "$seeds/content" -signer "$seeds/$who.pem" -inkey "$seeds/$who.key" \
+                    -outform DER $args -out "$corpus/signed-$n.der" 2>/dev/null || true
+            done
+        done
+        for args in "-aes256" "-aes-256-gcm" "-aes128 -stream"; do
+            for who in r e; do
+                n=$((n + 1))
+                # shellcheck disable=SC2086
+                openssl cms -encrypt -binary -in "$seeds/content" $args -recip "$seeds/$who.pem" -outform DER \
+                    -out "$corpus/enveloped-$n.der" 2>/dev/null || true
+            done
+        done
         rm -rf "$seeds"
         ;;
     esac

@@ -36,6 +36,7 @@ LAYERS = {
     "OSecCrypto": 2, "OSecSQLite": 2, "OSecSystem": 2, "OSecTLSCore": 2, "OSecPostgres": 2, "OpenSSLBaseline": 2,
     "OSecX509": 3, "OSecKeychainAgent": 3,
     "OSecPKCS12": 4, "OSecTrust": 4,
+    "OSecCMS": 4,
     "OSecKeychain": 5,
     "OSecSync": 6,
     "Security": 7, "CommonCrypto": 7,

@@ -34,6 +34,7 @@ enum SecurityCommand {
         ExportCommand.command, ImportCommand.command,
         TrustCommands.verifyCommand, TrustCommands.addTrustedCommand, TrustCommands.removeTrustedCommand,
         TrustCommands.dumpSettingsCommand, TrustCommands.exportSettingsCommand, TrustCommands.importSettingsCommand,
+        CMSCommand.command,
         ToolCommand(
             name: "error", usage: "[<error code> ...]",
             help: "Display a descriptive message for the given error code(s).", run: ErrorCommand.run),

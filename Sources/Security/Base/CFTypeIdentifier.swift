@@ -34,6 +34,7 @@ enum CFTypeIdentifier {
         accessControl: "SecAccessControl", keychain: "SecKeychain", keychainItem: "SecKeychainItem",
         access: "SecAccess", acl: "SecACL", trustedApplication: "SecTrustedApplication",
         keychainSearch: "SecKeychainSearch",
+        CMSTypeIdentifier.encoder: "CMSEncoder", CMSTypeIdentifier.decoder: "CMSDecoder",
     ]
 
     /// The type of `object`. Boolean `NSNumber`s are `CFBoolean`, other numbers `CFNumber`.
@@ -51,6 +52,8 @@ enum CFTypeIdentifier {
         case is SecACL: return acl
         case is SecTrustedApplication: return trustedApplication
         case is SecKeychainSearch: return keychainSearch
+        case is CMSEncoder: return CMSTypeIdentifier.encoder
+        case is CMSDecoder: return CMSTypeIdentifier.decoder
         case let number as NSNumber:
             return type(of: number) == type(of: CFConstants.true) ? boolean : self.number
         case is NSString: return string

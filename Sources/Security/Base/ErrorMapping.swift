@@ -1,5 +1,6 @@
 import Foundation
 import OSecASN1
+import OSecCMS
 import OSecCrypto
 import OSecKeychain
 import OSecPKCS12
@@ -30,6 +31,7 @@ extension SecError {
         case let error as CryptoError: mapped = SecError(error)
         case let error as ASN1Error: mapped = SecError(error)
         case let error as SyncError: mapped = SecError(error)
+        case let error as CMSError: mapped = SecError(error)
         default: mapped = SecError(errSecInternal, "\(error)", underlying: error)
         }
         guard let context else {
@@ -182,5 +184,28 @@ extension SecError {
         case .revocation: return errSecCertificateRevoked
         case .revocationResponseRequired: return errSecIncompleteCertRevocationCheck
         }
+    }
+}
+
+// MARK: CMS (OSecCMS)
+
+extension SecError {
+    /// Apple's result code for a CMS condition: CMSDecoder reports every malformed, unsupported or oversized
+    /// message as errSecUnknownFormat (Apple's documented code for FinalizeMessage).
+    init(_ error: CMSError) {
+        let status: OSStatus
+        switch error.code {
+        case .malformed, .resourceLimit, .unsupportedAlgorithm: status = errSecUnknownFormat
+        case .invalidParameter: status = errSecParam
+        case .noMatchingRecipient: status = errSecItemNotFound
+        case .decryptionFailed: status = errSecDecode
+        default:
+            if let underlying = error.underlying {
+                self.init(translating: underlying, context: error.reason)
+                return
+            }
+            status = errSecInternal
+        }
+        self.init(status, error.description, underlying: error)
     }
 }
