@@ -88,7 +88,7 @@ let package = Package(
                 "OSecTLSCore", "OSecSync",
             ]),
         // Apple's CommonCrypto C API as Swift imports it (module name `CommonCrypto`).
-        .target(name: "CommonCrypto", dependencies: ["OSecCrypto"]),
+        .target(name: "CommonCrypto", dependencies: ["OSecCrypto", "OSecSystem"]),
         // The small modern TLS API (async TLSConnection / TLSListener), shipped in the Security product.
         .target(name: "OpenSecurityTLS", dependencies: ["Security", "OSecTLSCore", "OSecSystem"]),
 

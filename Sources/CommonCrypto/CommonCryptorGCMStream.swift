@@ -118,8 +118,8 @@ private func gcmUpdate(
 private func gcmCall(
     _ cryptorRef: CCCryptorRef?, encrypting: Bool? = nil, _ body: (AESGCMStream) throws(CryptoError) -> Void
 ) -> CCCryptorStatus {
-    guard let cryptorRef else { return CCCryptorStatus(kCCParamError) }
-    let status = cryptorRef.withGCM { (stream) -> Int in
+    guard let cryptor = Cryptor.lookUp(cryptorRef) else { return CCCryptorStatus(kCCParamError) }
+    let status = cryptor.withGCM { (stream) -> Int in
         if let encrypting, stream.isEncrypting != encrypting { return kCCParamError }
         do throws(CryptoError) {
             try body(stream)
