@@ -203,3 +203,72 @@ struct LegacyGCMOneShotTests {
         #expect(output == [0, 0, 0, 0] && tagBuffer.allSatisfy { $0 == 0 })
     }
 }
+
+@Suite("CCCryptorGCMFinal on a decryption (Apple's legacy sequence)")
+struct LegacyGCMFinalTests {
+    // NIST GCM test case 4, as in LegacyGCMOneShotTests.
+    let key = [UInt8](Data(hex: "feffe9928665731c6d6a8f9467308308"))
+    let iv = [UInt8](Data(hex: "cafebabefacedbaddecaf888"))
+    let aad = [UInt8](Data(hex: "feedfacedeadbeeffeedfacedeadbeefabaddad2"))
+    let plaintext = Data(
+        hex: "d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a72"
+            + "1c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b39")
+    let ciphertext = Data(
+        hex: "42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e035c17e2329aca12e"
+            + "21d514b25466931c7d8f6a5aac84aa051ba30b396a0aac973d58e091")
+    let tag = Data(hex: "5bc94fbc3221a5db94fae95ae7121a47")
+
+    /// AddIV (in two pieces), AddAAD, Decrypt in two pieces, Final: the aws-sdk-cpp / matoya sequence.
+    @available(*, deprecated)
+    func legacyDecrypt(_ input: Data, tagBuffer: [UInt8]) -> (CCCryptorStatus, Data, [UInt8]) {
+        var cryptor: CCCryptorRef?
+        _ = CCCryptorCreateWithMode(
+            CCOperation(kCCDecrypt), CCMode(kCCModeGCM), CCAlgorithm(kCCAlgorithmAES), CCPadding(ccNoPadding), nil,
+            key, key.count, nil, 0, 0, 0, &cryptor)
+        defer { CCCryptorRelease(cryptor) }
+        _ = CCCryptorGCMAddIV(cryptor, Array(iv.prefix(4)), 4)
+        _ = CCCryptorGCMAddIV(cryptor, Array(iv.dropFirst(4)), iv.count - 4)
+        _ = CCCryptorGCMAddAAD(cryptor, aad, aad.count)
+        let bytes = [UInt8](input)
+        var output = [UInt8](repeating: 0, count: bytes.count)
+        _ = CCCryptorGCMDecrypt(cryptor, Array(bytes.prefix(20)), 20, &output)
+        var rest = [UInt8](repeating: 0, count: bytes.count - 20)
+        _ = CCCryptorGCMDecrypt(cryptor, Array(bytes.dropFirst(20)), bytes.count - 20, &rest)
+        output.replaceSubrange(20..., with: rest)
+        var tagOut = tagBuffer
+        var tagLength = tagOut.count
+        let status = CCCryptorGCMFinal(cryptor, &tagOut, &tagLength)
+        return (status, Data(output), tagOut)
+    }
+
+    @Test("The computed tag comes back, whatever the buffer held; the caller compares")
+    @available(*, deprecated)
+    func computedTag() {
+        let (status, output, tagOut) = legacyDecrypt(ciphertext, tagBuffer: [UInt8](repeating: 0, count: 16))
+        #expect(status == kCCSuccess)
+        #expect(output == plaintext)
+        #expect(Data(tagOut) == tag)
+        var tampered = ciphertext
+        tampered[3] ^= 0x40
+        let (again, _, tamperedTag) = legacyDecrypt(tampered, tagBuffer: [UInt8](tag))
+        #expect(again == kCCSuccess)
+        #expect(Data(tamperedTag) != tag)
+    }
+
+    @Test("With the IV set by CCCryptorGCMSetIV, CCCryptorGCMFinal checks the tag")
+    @available(*, deprecated)
+    func setIVChecks() {
+        var cryptor: CCCryptorRef?
+        _ = CCCryptorCreateWithMode(
+            CCOperation(kCCDecrypt), CCMode(kCCModeGCM), CCAlgorithm(kCCAlgorithmAES), CCPadding(ccNoPadding), nil,
+            key, key.count, nil, 0, 0, 0, &cryptor)
+        defer { CCCryptorRelease(cryptor) }
+        #expect(CCCryptorGCMSetIV(cryptor, iv, iv.count) == kCCSuccess)
+        #expect(CCCryptorGCMAddAAD(cryptor, aad, aad.count) == kCCSuccess)
+        var output = [UInt8](repeating: 0, count: ciphertext.count)
+        #expect(CCCryptorGCMDecrypt(cryptor, [UInt8](ciphertext), ciphertext.count, &output) == kCCSuccess)
+        var wrong = [UInt8](repeating: 0, count: 16)
+        var length = 16
+        #expect(CCCryptorGCMFinal(cryptor, &wrong, &length) == kCCUnspecifiedError)
+    }
+}
