@@ -151,6 +151,9 @@ open class LAContext: NSObject, @unchecked Sendable {  // sendable: mutable stat
     /// The state of the enrolled biometric identities: nil, as on a device without biometry.
     open var evaluatedPolicyDomainState: Data? { nil }
 
+    /// The state of the device's biometry and paired companions: no biometry, no companion, no state hash.
+    open var domainState: LADomainState { LADomainState() }
+
     // MARK: Internals
 
     /// The error every evaluation of `policy` gives: Apple's answer on a device without biometry, companion or

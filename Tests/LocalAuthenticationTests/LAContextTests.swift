@@ -41,6 +41,11 @@ struct LAContextTests {
         #expect(context.biometryType == .none)
         #expect(biometryName(context) == "none")
         #expect(context.evaluatedPolicyDomainState == nil)
+        #expect(context.domainState.biometry.biometryType == .none)
+        #expect(context.domainState.biometry.stateHash == nil)
+        #expect(context.domainState.companion.availableCompanionTypes.isEmpty)
+        #expect(context.domainState.companion.stateHash(for: .watch) == nil)
+        #expect(context.domainState.stateHash == nil)
     }
 
     @Test("evaluatePolicy replies false with the LAError, on another thread")
