@@ -414,6 +414,14 @@ enum APIListCompiles {
         let _: (UnsafeMutableRawPointer?, Int) -> CCRNGStatus = CCRandomGenerateBytes
     }
 
+    // MARK: CommonRandomSPI.h
+    static func commonRandomSPI() {
+        let _: CCRandomRef.Type = CCRandomRef.self
+        let _: CCRandomRef? = kCCRandomDefault
+        let _: CCRandomRef? = kCCRandomDevRandom
+        let _: (CCRandomRef?, UnsafeMutableRawPointer?, Int) -> Int32 = CCRandomCopyBytes
+    }
+
     // MARK: CommonSymmetricKeywrap.h
     static func commonSymmetricKeywrap() {
         let _: Int = kCCWRAPAES
@@ -669,6 +677,10 @@ enum APIListIndex {
         "CommonKeyDerivation.h:CCCalibratePBKDF",
         "CommonRandom.h:CCRNGStatus",
         "CommonRandom.h:CCRandomGenerateBytes",
+        "CommonRandomSPI.h:CCRandomRef",
+        "CommonRandomSPI.h:kCCRandomDefault",
+        "CommonRandomSPI.h:kCCRandomDevRandom",
+        "CommonRandomSPI.h:CCRandomCopyBytes",
         "CommonSymmetricKeywrap.h:kCCWRAPAES",
         "CommonSymmetricKeywrap.h:CCrfc3394_iv",
         "CommonSymmetricKeywrap.h:CCrfc3394_ivLen",

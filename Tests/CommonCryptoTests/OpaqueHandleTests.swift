@@ -178,4 +178,21 @@ struct OpaqueHandleTests {
             CCCryptorUpdate(OpaquePointer(bitPattern: bits), [UInt8](plaintext), 16, &output, 16, &moved)
                 == kCCParamError)
     }
+
+    @Test("CCRandomRef is OpaquePointer; CCRandomCopyBytes takes Apple's two generators and refuses others")
+    func randomHandles() throws {
+        #expect(CCRandomRef.self == OpaquePointer.self)
+        var first = [UInt8](repeating: 0, count: 32)
+        var second = [UInt8](repeating: 0, count: 32)
+        #expect(CCRandomCopyBytes(kCCRandomDefault, &first, first.count) == 0)
+        #expect(CCRandomCopyBytes(kCCRandomDevRandom, &second, second.count) == 0)
+        #expect(first != second && first != [UInt8](repeating: 0, count: 32))
+        #expect(kCCRandomDefault != kCCRandomDevRandom)
+        let forged = try #require(OpaquePointer(bitPattern: 0x1000))
+        var untouched = [UInt8](repeating: 7, count: 8)
+        #expect(CCRandomCopyBytes(forged, &untouched, untouched.count) == -1)
+        #expect(CCRandomCopyBytes(nil, &untouched, untouched.count) == -1)
+        #expect(untouched == [UInt8](repeating: 7, count: 8))
+        #expect(CCRandomCopyBytes(kCCRandomDefault, nil, 4) == -1)
+    }
 }
