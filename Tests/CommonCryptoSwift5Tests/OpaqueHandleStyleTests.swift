@@ -105,4 +105,28 @@ final class OpaqueHandleStyleTests: XCTestCase {
         XCTAssertEqual(CCCryptorRelease(garbage), CCCryptorStatus(kCCSuccess))
         XCTAssertEqual(CCCryptorReset(garbage, nil), CCCryptorStatus(kCCParamError))
     }
+
+    /// The IDZSwiftCommonCrypto-style digest engine: the context allocated (uninitialised) by the caller.
+    func testCallerAllocatedDigestAndHMACContexts() {
+        let context = UnsafeMutablePointer<CC_SHA1_CTX>.allocate(capacity: 1)
+        defer { context.deallocate() }
+        CC_SHA1_Init(context)
+        let abc: [UInt8] = Array("abc".utf8)
+        CC_SHA1_Update(context, abc, CC_LONG(abc.count))
+        var digest = [UInt8](repeating: 0, count: Int(CC_SHA1_DIGEST_LENGTH))
+        CC_SHA1_Final(&digest, context)
+        XCTAssertEqual(digest.map { String(format: "%02x", $0) }.joined(), "a9993e364706816aba3e25717850c26c9cd0d89d")
+
+        let hmac = UnsafeMutablePointer<CCHmacContext>.allocate(capacity: 1)
+        defer { hmac.deallocate() }
+        let key: [UInt8] = Array("key".utf8)
+        let data: [UInt8] = Array("The quick brown fox jumps over the lazy dog".utf8)
+        CCHmacInit(hmac, CCHmacAlgorithm(kCCHmacAlgSHA256), key, key.count)
+        CCHmacUpdate(hmac, data, data.count)
+        var mac = [UInt8](repeating: 0, count: Int(CC_SHA256_DIGEST_LENGTH))
+        CCHmacFinal(hmac, &mac)
+        XCTAssertEqual(
+            mac.map { String(format: "%02x", $0) }.joined(),
+            "f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8")
+    }
 }
