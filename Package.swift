@@ -21,6 +21,7 @@ let package = Package(
     products: [
         .library(name: "Security", targets: ["Security", "OpenSecurityTLS"]),
         .library(name: "CommonCrypto", targets: ["CommonCrypto"]),
+        .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
         .library(name: "OpenSecurityKit", targets: ["OpenSecurityKit"]),
         .executable(name: "security", targets: ["SecurityTool"]),
         .executable(name: "opensecurity-bench", targets: ["Benchmarks"]),
@@ -91,9 +92,12 @@ let package = Package(
                 "OSecCMS",
             ]),
         // Apple's CommonCrypto C API as Swift imports it (module name `CommonCrypto`).
-        .target(name: "CommonCrypto", dependencies: ["OSecCrypto"]),
+        .target(name: "CommonCrypto", dependencies: ["OSecCrypto", "OSecSystem"]),
         // The small modern TLS API (async TLSConnection / TLSListener), shipped in the Security product.
         .target(name: "OpenSecurityTLS", dependencies: ["Security", "OSecTLSCore", "OSecSystem"]),
+
+        // Apple's LocalAuthentication (LAContext), answering as a device without biometry or passcode.
+        .target(name: "LocalAuthentication", dependencies: ["Security"]),
 
         // MARK: Conveniences on Apple's API only (keychain one-liners, RSA helpers, the transport envelope)
         .target(name: "OpenSecurityKit", dependencies: ["Security", "CommonCrypto"]),
@@ -160,6 +164,10 @@ let package = Package(
         // The same API compiled in the Swift 5 language mode, as older Apple-platform libraries are.
         .testTarget(
             name: "CommonCryptoSwift5Tests", dependencies: ["CommonCrypto"],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "LocalAuthenticationTests", dependencies: ["LocalAuthentication", "Security"]),
+        .testTarget(
+            name: "LocalAuthenticationSwift5Tests", dependencies: ["LocalAuthentication", "Security"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
             name: "CMSTests",

@@ -22,7 +22,7 @@ import sys
 # Targets that wrap C: OpenSSL (libcrypto, libssl), SQLite, POSIX, libpq, and the benchmark's C baseline.
 WRAPPERS = {"OSecCrypto", "OSecSQLite", "OSecSystem", "OSecTLSCore", "OSecPostgres", "OpenSSLBaseline"}
 # Targets that mirror Apple's C-shaped API (pointer parameters in Apple's signatures).
-FACADES = {"Security", "CommonCrypto"}
+FACADES = {"Security", "CommonCrypto", "LocalAuthentication"}
 C_MODULE = re.compile(r"^\s*(@_implementationOnly\s+|internal\s+|package\s+|public\s+)?import\s+(C[A-Z]\w*|Glibc|Darwin|Musl)\b")
 ALWAYS_WRAPPER_ONLY = re.compile(
     r"\bOpaquePointer\s*\(|\bwithUnsafe\w*|\.baseAddress\b|assumingMemoryBound|bindMemory|unsafeBitCast|\.advanced\(by:|"
@@ -41,6 +41,7 @@ LAYERS = {
     "OSecSync": 6,
     "Security": 7, "CommonCrypto": 7,
     "OpenSecurityKit": 8, "OSecTestSupport": 8, "OSecLimbo": 8, "OpenSecurityTLS": 8,
+    "LocalAuthentication": 8,
     "SecurityTool": 9, "Benchmarks": 9, "LimboHarness": 9, "KeychainStress": 9, "TLSLoad": 9, "SyncStress": 9,
 }
 IMPORT = re.compile(r"^\s*(?:@_implementationOnly\s+|@testable\s+|internal\s+|package\s+|public\s+)*import\s+(\w+)")

@@ -15,7 +15,7 @@ for catalog in Sources/*/Docs.docc; do
     module="$(basename "$(dirname "$catalog")")"
     # Library products document their public API; internal layers their package-level API.
     level=package
-    case "$module" in Security | CommonCrypto | OpenSecurity*) level=public ;; esac
+    case "$module" in Security | CommonCrypto | LocalAuthentication | OpenSecurity*) level=public ;; esac
     graphs="$(mktemp -d)"
     flags=(-I "$modules")
     for c in Sources/C*/; do flags+=(-I "$c" -I "$c/include"); done

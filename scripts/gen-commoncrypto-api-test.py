@@ -82,7 +82,7 @@ def main():
         "    /// Left out on purpose: the line, and the reason the list gives.",
         "    static let leftOut: [String: String] = [",
     ] + [f"        {swift_string(entry)}: {swift_string(reason)}," for entry, reason in omitted] + [
-        "    ]",
+        "    ]" if omitted else "        :]",
         "}",
     ]
     with open(OUTPUT, "w", encoding="utf-8") as handle:

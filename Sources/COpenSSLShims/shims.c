@@ -97,18 +97,19 @@ int osec_rsa_check(const void *pkey, int is_private) {
 
 // MARK: EC
 
-static const int osec_curve_nids[3] = { NID_X9_62_prime256v1, NID_secp384r1, NID_secp521r1 };
-static const char *const osec_curve_names[3] = { "prime256v1", "secp384r1", "secp521r1" };
-static EC_GROUP *osec_groups[3];
+static const int osec_curve_nids[5] = { NID_X9_62_prime256v1, NID_secp384r1, NID_secp521r1, NID_X9_62_prime192v1,
+                                        NID_secp224r1 };
+static const char *const osec_curve_names[5] = { "prime256v1", "secp384r1", "secp521r1", "prime192v1", "secp224r1" };
+static EC_GROUP *osec_groups[5];
 static pthread_once_t osec_groups_once = PTHREAD_ONCE_INIT;
 
 static void osec_groups_init(void) {
-    for (int i = 0; i < 3; i++) osec_groups[i] = EC_GROUP_new_by_curve_name(osec_curve_nids[i]);
+    for (int i = 0; i < 5; i++) osec_groups[i] = EC_GROUP_new_by_curve_name(osec_curve_nids[i]);
 }
 
 /// Shared, read-only EC_GROUP for a curve index (EC_GROUP is safe for concurrent read-only use).
 static const EC_GROUP *osec_group(int curve) {
-    if (curve < 0 || curve > 2) return NULL;
+    if (curve < 0 || curve > 4) return NULL;
     pthread_once(&osec_groups_once, osec_groups_init);
     return osec_groups[curve];
 }
@@ -193,7 +194,7 @@ int osec_ec_curve_of(const void *pkey) {
     }
     int nid = OBJ_sn2nid(name);
     if (nid == NID_undef) nid = EC_curve_nist2nid(name);
-    for (int i = 0; i < 3; i++) if (nid == osec_curve_nids[i]) return i;
+    for (int i = 0; i < 5; i++) if (nid == osec_curve_nids[i]) return i;
     return -1;
 }
 
@@ -268,8 +269,12 @@ int osec_aes_gcm_long_iv(int encrypt, const void *key, size_t key_len, const voi
     if (gcm == NULL) goto done;
     CRYPTO_gcm128_setiv(gcm, iv, iv_len);
     if (aad_len > 0 && CRYPTO_gcm128_aad(gcm, aad, aad_len) != 0) goto done;
-    if (encrypt) {
+    if (encrypt == 1) {
         if (in_len > 0 && CRYPTO_gcm128_encrypt(gcm, in, out, in_len) != 0) goto done;
+        CRYPTO_gcm128_tag(gcm, tag, tag_len);
+        rc = 1;
+    } else if (encrypt == 2) {
+        if (in_len > 0 && CRYPTO_gcm128_decrypt(gcm, in, out, in_len) != 0) goto done;
         CRYPTO_gcm128_tag(gcm, tag, tag_len);
         rc = 1;
     } else {
@@ -474,3 +479,58 @@ void *osec_hmac_ctx_dup(const void *ctx) {
 }
 
 void osec_hmac_ctx_free(void *ctx) { HMAC_CTX_free(ctx); }
+
+/* Plain-state digests for CommonCrypto's value-type contexts. */
+#include <openssl/md4.h>
+#include <openssl/md5.h>
+#include <openssl/sha.h>
+
+_Static_assert(sizeof(MD4_CTX) <= OSEC_PLAIN_DIGEST_STATE_SIZE, "MD4_CTX fits");
+_Static_assert(sizeof(MD5_CTX) <= OSEC_PLAIN_DIGEST_STATE_SIZE, "MD5_CTX fits");
+_Static_assert(sizeof(SHA_CTX) <= OSEC_PLAIN_DIGEST_STATE_SIZE, "SHA_CTX fits");
+_Static_assert(sizeof(SHA256_CTX) <= OSEC_PLAIN_DIGEST_STATE_SIZE, "SHA256_CTX fits");
+_Static_assert(sizeof(SHA512_CTX) <= OSEC_PLAIN_DIGEST_STATE_SIZE, "SHA512_CTX fits");
+
+int osec_plain_digest_init(int algorithm, void *state) {
+    switch (algorithm) {
+    case 0: return MD4_Init(state) == 1;
+    case 1: return MD5_Init(state) == 1;
+    case 2: return SHA1_Init(state) == 1;
+    case 3: return SHA224_Init(state) == 1;
+    case 4: return SHA256_Init(state) == 1;
+    case 5: return SHA384_Init(state) == 1;
+    case 6: return SHA512_Init(state) == 1;
+    default: return 0;
+    }
+}
+
+int osec_plain_digest_update(int algorithm, void *state, const void *data, size_t len) {
+    if (len == 0) return 1;
+    if (data == NULL) return 0;
+    switch (algorithm) {
+    case 0: return MD4_Update(state, data, len) == 1;
+    case 1: return MD5_Update(state, data, len) == 1;
+    case 2: return SHA1_Update(state, data, len) == 1;
+    case 3: return SHA224_Update(state, data, len) == 1;
+    case 4: return SHA256_Update(state, data, len) == 1;
+    case 5: return SHA384_Update(state, data, len) == 1;
+    case 6: return SHA512_Update(state, data, len) == 1;
+    default: return 0;
+    }
+}
+
+int osec_plain_digest_final(int algorithm, void *state, void *out) {
+    int ok;
+    switch (algorithm) {
+    case 0: ok = MD4_Final(out, state) == 1; break;
+    case 1: ok = MD5_Final(out, state) == 1; break;
+    case 2: ok = SHA1_Final(out, state) == 1; break;
+    case 3: ok = SHA224_Final(out, state) == 1; break;
+    case 4: ok = SHA256_Final(out, state) == 1; break;
+    case 5: ok = SHA384_Final(out, state) == 1; break;
+    case 6: ok = SHA512_Final(out, state) == 1; break;
+    default: ok = 0; break;
+    }
+    OPENSSL_cleanse(state, OSEC_PLAIN_DIGEST_STATE_SIZE);
+    return ok;
+}

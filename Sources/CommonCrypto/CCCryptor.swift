@@ -5,18 +5,16 @@
 // needed size in `*dataOutMoved`). The caller's data buffers go straight to OpenSSL: nothing is copied.
 import Foundation
 import OSecCrypto
+import OSecSystem
 
 /// A cryptor: one cipher, mode, direction and key, fed with `CCCryptorUpdate` and ended with
-/// `CCCryptorFinal`.
+/// `CCCryptorFinal`. Callers never see it: they hold its ``CCCryptorRef`` handle.
 ///
-/// Apple's `CCCryptorRef` is an opaque C pointer (`OpaquePointer` in Swift). Here it is this class, so code
-/// that declares `var cryptor: CCCryptorRef?`, passes `&cryptor` to `CCCryptorCreate` and the cryptor to the
-/// other functions compiles unchanged; only code that converts the reference to or from `OpaquePointer` does
-/// not. `CCCryptorRelease` frees the OpenSSL context at once; the object itself lives while referenced, and
-/// any later use returns `kCCParamError` instead of touching freed memory. A cryptor may be used from one
-/// thread at a time in Apple's; here calls are serialised, so concurrent use is safe (but the order of
-/// concurrent updates is not defined).
-public final class _CCCryptor: @unchecked Sendable {  // sendable: all state is read and written under `lock`
+/// `CCCryptorRelease` frees the OpenSSL context and forgets the handle, so any later use of the handle returns
+/// `kCCParamError` instead of touching freed memory. A cryptor may be used from one thread at a time in
+/// Apple's; here calls are serialised, so concurrent use is safe (but the order of concurrent updates is not
+/// defined).
+final class Cryptor: @unchecked Sendable {  // sendable: all state is read and written under `lock`
     private let lock = NSLock()
     private var cipher: IncrementalCipher?
     /// The AES-GCM stream of a `kCCModeGCM` cryptor (driven by the `CCCryptorGCM…` functions; `cipher` is nil).
@@ -40,6 +38,12 @@ public final class _CCCryptor: @unchecked Sendable {  // sendable: all state is 
         mode = nil
         ivLength = 0
     }
+
+    /// The live cryptors by handle. A released, forged or garbage handle is not found here.
+    static let handles = OpaqueHandleTable<Cryptor>(tag: 0xCC)
+
+    /// The cryptor behind `handle`, or nil for nil, a released or an unknown handle.
+    static func lookUp(_ handle: CCCryptorRef?) -> Cryptor? { handles.object(for: handle) }
 
     /// Runs `body` on the live GCM stream under the lock; nil after `CCCryptorRelease` or for another mode.
     func withGCM<R>(_ body: (AESGCMStream) -> R) -> R? {
@@ -67,13 +71,13 @@ public final class _CCCryptor: @unchecked Sendable {  // sendable: all state is 
     }
 }
 
-extension _CCCryptor: CustomStringConvertible {
-    /// A fixed text: key-derived state is never printed.
-    public var description: String { "<CCCryptor>" }
-}
-
-/// An opaque reference to a cryptor (a class here; an `OpaquePointer` in Apple's import).
-public typealias CCCryptorRef = _CCCryptor
+/// An opaque reference to a cryptor: `OpaquePointer`, as Apple's Swift imports `struct _CCCryptor *`.
+///
+/// Code written for Apple platforms declares `var cryptor: CCCryptorRef?` (or allocates an
+/// `UnsafeMutablePointer<CCCryptorRef?>` itself), passes it to `CCCryptorCreate` and the cryptor to the other
+/// functions. The value is a handle, never a pointer to memory: a handle that was released, never created or
+/// made up gives `kCCParamError` from every function that takes one.
+public typealias CCCryptorRef = OpaquePointer
 
 // MARK: - Creating
 
@@ -135,7 +139,7 @@ public func CCCryptorCreateWithMode(
         ? makeGCMCryptor(op, alg, key, keyLength) : makeCryptor(op, mode, alg, padding, iv, key, keyLength)
     switch made {
     case .success(let cryptor):
-        cryptorRef.pointee = cryptor
+        cryptorRef.pointee = Cryptor.handles.insert(cryptor)
         return CCCryptorStatus(kCCSuccess)
     case .failure(let status):
         return status.code
@@ -149,8 +153,8 @@ public func CCCryptorCreateWithMode(
 /// length is only known after decrypting). Stream modes: `inputLength`. Returns `kCCParamError` (as an `Int`)
 /// for a nil or released cryptor, as Apple's does.
 public func CCCryptorGetOutputLength(_ cryptorRef: CCCryptorRef!, _ inputLength: Int, _ final: Bool) -> Int {
-    guard let cryptorRef else { return kCCParamError }
-    return cryptorRef.withCipher { cipher, _ in cipher.outputLength(forInput: inputLength, final: final) }
+    guard let cryptor = Cryptor.lookUp(cryptorRef) else { return kCCParamError }
+    return cryptor.withCipher { cipher, _ in cipher.outputLength(forInput: inputLength, final: final) }
         ?? kCCParamError
 }
 
@@ -165,9 +169,17 @@ public func CCCryptorUpdate(
     _ cryptorRef: CCCryptorRef!, _ dataIn: UnsafeRawPointer!, _ dataInLength: Int,
     _ dataOut: UnsafeMutableRawPointer!, _ dataOutAvailable: Int, _ dataOutMoved: UnsafeMutablePointer<Int>!
 ) -> CCCryptorStatus {
-    guard let cryptorRef else { return CCCryptorStatus(kCCParamError) }
+    guard let cryptor = Cryptor.lookUp(cryptorRef) else { return CCCryptorStatus(kCCParamError) }
+    return updateCryptor(cryptor, dataIn, dataInLength, dataOut, dataOutAvailable, dataOutMoved)
+}
+
+/// `CCCryptorUpdate` on a live cryptor.
+private func updateCryptor(
+    _ cryptor: Cryptor, _ dataIn: UnsafeRawPointer?, _ dataInLength: Int, _ dataOut: UnsafeMutableRawPointer?,
+    _ dataOutAvailable: Int, _ dataOutMoved: UnsafeMutablePointer<Int>?
+) -> CCCryptorStatus {
     let status =
-        cryptorRef.withCipher { cipher, _ -> CCStatusCode in
+        cryptor.withCipher { cipher, _ -> CCStatusCode in
             dataOutMoved?.pointee = 0
             if dataInLength == 0 { return .success }
             guard dataInLength > 0 else { return .paramError }
@@ -200,17 +212,18 @@ public func CCCryptorFinal(
     _ cryptorRef: CCCryptorRef!, _ dataOut: UnsafeMutableRawPointer!, _ dataOutAvailable: Int,
     _ dataOutMoved: UnsafeMutablePointer<Int>!
 ) -> CCCryptorStatus {
-    guard let cryptorRef else { return CCCryptorStatus(kCCSuccess) }
-    return finishCryptor(cryptorRef, dataOut, offset: 0, dataOutAvailable, dataOutMoved)
+    guard cryptorRef != nil else { return CCCryptorStatus(kCCSuccess) }
+    guard let cryptor = Cryptor.lookUp(cryptorRef) else { return CCCryptorStatus(kCCParamError) }
+    return finishCryptor(cryptor, dataOut, offset: 0, dataOutAvailable, dataOutMoved)
 }
 
 /// `CCCryptorFinal`, writing at `dataOut + offset` (`CCCrypt` continues the buffer its update filled).
 private func finishCryptor(
-    _ cryptorRef: CCCryptorRef, _ dataOut: UnsafeMutableRawPointer?, offset: Int, _ dataOutAvailable: Int,
+    _ cryptor: Cryptor, _ dataOut: UnsafeMutableRawPointer?, offset: Int, _ dataOutAvailable: Int,
     _ dataOutMoved: UnsafeMutablePointer<Int>?
 ) -> CCCryptorStatus {
     let status =
-        cryptorRef.withCipher { cipher, pending -> CCStatusCode in
+        cryptor.withCipher { cipher, pending -> CCStatusCode in
             dataOutMoved?.pointee = 0
             let last: Data
             if let saved = pending {
@@ -242,11 +255,11 @@ private func finishCryptor(
 /// CTR), and `kCCParamError` for a nil or released cryptor.
 @discardableResult
 public func CCCryptorReset(_ cryptorRef: CCCryptorRef!, _ iv: UnsafeRawPointer!) -> CCCryptorStatus {
-    guard let cryptorRef else { return CCCryptorStatus(kCCParamError) }
-    guard cryptorRef.mode == .cbc || cryptorRef.mode == .ctr else { return CCCryptorStatus(kCCUnimplemented) }
-    let newIV = iv.map { Data(bytes: $0, count: cryptorRef.ivLength) } ?? Data()
+    guard let cryptor = Cryptor.lookUp(cryptorRef) else { return CCCryptorStatus(kCCParamError) }
+    guard cryptor.mode == .cbc || cryptor.mode == .ctr else { return CCCryptorStatus(kCCUnimplemented) }
+    let newIV = iv.map { Data(bytes: $0, count: cryptor.ivLength) } ?? Data()
     let status =
-        cryptorRef.withCipher { cipher, pending -> CCStatusCode in
+        cryptor.withCipher { cipher, pending -> CCStatusCode in
             pending = nil
             do {
                 try cipher.reset(iv: newIV)
@@ -258,11 +271,13 @@ public func CCCryptorReset(_ cryptorRef: CCCryptorRef!, _ iv: UnsafeRawPointer!)
     return status.code
 }
 
-/// Releases the cryptor's OpenSSL context (cleansing the key schedule). A nil cryptor is fine. Returns
-/// `kCCSuccess`.
+/// Releases the cryptor's OpenSSL context (cleansing the key schedule) and forgets the handle: any later use
+/// of it returns `kCCParamError`. Returns `kCCSuccess` always, as Apple's does: for a nil cryptor, and for a
+/// handle that was already released or never created, which is left alone (where Apple's would free memory
+/// twice).
 @discardableResult
 public func CCCryptorRelease(_ cryptorRef: CCCryptorRef!) -> CCCryptorStatus {
-    cryptorRef?.release()
+    Cryptor.handles.remove(cryptorRef)?.release()
     return CCCryptorStatus(kCCSuccess)
 }
 
@@ -281,17 +296,18 @@ public func CCCrypt(
 ) -> CCCryptorStatus {
     guard let key else { return CCCryptorStatus(kCCParamError) }
     let (mode, padding) = legacyModeAndPadding(alg, options)
-    let cryptor: _CCCryptor
+    let cryptor: Cryptor
     switch makeCryptor(op, mode, alg, padding, iv, key, keyLength) {
     case .success(let made): cryptor = made
     case .failure(let status): return status.code
     }
     defer { cryptor.release() }
-    let needed = CCCryptorGetOutputLength(cryptor, dataInLength, true)
+    let needed =
+        cryptor.withCipher { cipher, _ in cipher.outputLength(forInput: dataInLength, final: true) } ?? kCCParamError
     dataOutMoved?.pointee = needed
     guard needed <= dataOutAvailable else { return CCCryptorStatus(kCCBufferTooSmall) }
     var updateLength = 0
-    let updated = CCCryptorUpdate(cryptor, dataIn, dataInLength, dataOut, dataOutAvailable, &updateLength)
+    let updated = updateCryptor(cryptor, dataIn, dataInLength, dataOut, dataOutAvailable, &updateLength)
     guard updated == CCCryptorStatus(kCCSuccess) else { return updated }
     var finalLength = 0
     let finished = finishCryptor(cryptor, dataOut, offset: updateLength, dataOutAvailable - updateLength, &finalLength)
@@ -400,7 +416,7 @@ private func cipherMode(_ mode: CCMode) -> Result<IncrementalCipher.Mode, CCStat
 /// the IV comes through `CCCryptorGCMSetIV`, padding and `iv` are ignored.
 private func makeGCMCryptor(
     _ op: CCOperation, _ alg: CCAlgorithm, _ key: UnsafeRawPointer, _ keyLength: Int
-) -> Result<_CCCryptor, CCStatusCode> {
+) -> Result<Cryptor, CCStatusCode> {
     guard Int(op) == kCCEncrypt || Int(op) == kCCDecrypt, Int(alg) == kCCAlgorithmAES else {
         return .failure(.paramError)
     }
@@ -409,7 +425,7 @@ private func makeGCMCryptor(
     }
     do throws(CryptoError) {
         return .success(
-            _CCCryptor(gcm: try AESGCMStream(key: key, keyCount: keyLength, encrypt: Int(op) == kCCEncrypt)))
+            Cryptor(gcm: try AESGCMStream(key: key, keyCount: keyLength, encrypt: Int(op) == kCCEncrypt)))
     } catch {
         return .failure(CCStatusCode(error))
     }
@@ -418,7 +434,7 @@ private func makeGCMCryptor(
 private func makeCryptor(
     _ op: CCOperation, _ mode: CCMode, _ alg: CCAlgorithm, _ padding: CCPadding, _ iv: UnsafeRawPointer?,
     _ key: UnsafeRawPointer, _ keyLength: Int
-) -> Result<_CCCryptor, CCStatusCode> {
+) -> Result<Cryptor, CCStatusCode> {
     guard Int(op) == kCCEncrypt || Int(op) == kCCDecrypt, let algorithm = cipherAlgorithm(alg) else {
         return .failure(.paramError)
     }
@@ -443,7 +459,7 @@ private func makeCryptor(
         let cipher = try IncrementalCipher(
             algorithm, mode: chosenMode, encrypt: Int(op) == kCCEncrypt, padding: Int(padding) == ccPKCS7Padding,
             key: keyBytes, iv: ivBytes)
-        return .success(_CCCryptor(cipher: cipher, mode: chosenMode, ivLength: ivLength))
+        return .success(Cryptor(cipher: cipher, mode: chosenMode, ivLength: ivLength))
     } catch {
         return .failure(CCStatusCode(error))
     }

@@ -83,3 +83,45 @@ public func CCCryptorGCMOneshotDecrypt(
         alg, key, keyLength, iv, ivLength, aData, aDataLength, dataIn, dataInLength, dataOut,
         tagIn.map { .open(expected: $0) }, tagLength)
 }
+
+/// Apple's deprecated AES-GCM one-shot (SPI, replaced by ``CCCryptorGCMOneshotEncrypt(_:_:_:_:_:_:_:_:_:_:_:_:)``
+/// and ``CCCryptorGCMOneshotDecrypt(_:_:_:_:_:_:_:_:_:_:_:_:)``), with Apple's semantics.
+///
+/// `op` is `kCCEncrypt` or `kCCDecrypt`; `alg` must be `kCCAlgorithmAES`; `key` is `keyLength` bytes (16, 24 or
+/// 32); `iv` is `ivLen` bytes (any length from 1; 12 is GCM's recommended size); `aData` is `aDataLen` bytes of
+/// additional authenticated data. `dataInLength` bytes at `dataIn` go to `dataOut` (it may be `dataIn`).
+/// `*tagLength` (1 to 16) bytes of tag are written to `tagOut` in both directions: encrypting, the tag of the
+/// new ciphertext; decrypting, the tag computed over the ciphertext. **Decryption does not check any tag**, as
+/// in Apple's: the caller must compare the tag written here with the one it received, in constant time, and
+/// must not use the plaintext when they differ. New code should use the one-shots, which check it.
+///
+/// Returns `kCCSuccess`, `kCCParamError` (another operation or algorithm, a nil or empty IV, a nil tag or tag
+/// length, a tag length outside 1...16, a nil buffer with bytes to hold) or `kCCKeySizeError`; on an error
+/// nothing is written.
+@available(*, deprecated, message: "Use CCCryptorGCMOneshotEncrypt or CCCryptorGCMOneshotDecrypt")
+@discardableResult
+public func CCCryptorGCM(
+    _ op: CCOperation, _ alg: CCAlgorithm, _ key: UnsafeRawPointer!, _ keyLength: Int, _ iv: UnsafeRawPointer!,
+    _ ivLen: Int, _ aData: UnsafeRawPointer!, _ aDataLen: Int, _ dataIn: UnsafeRawPointer!, _ dataInLength: Int,
+    _ dataOut: UnsafeMutableRawPointer!, _ tagOut: UnsafeMutableRawPointer!, _ tagLength: UnsafeMutablePointer<Int>!
+) -> CCCryptorStatus {
+    guard Int(op) == kCCEncrypt || Int(op) == kCCDecrypt, Int(alg) == kCCAlgorithmAES, let key else {
+        return CCCryptorStatus(kCCParamError)
+    }
+    guard [kCCKeySizeAES128, kCCKeySizeAES192, kCCKeySizeAES256].contains(keyLength) else {
+        return CCCryptorStatus(kCCKeySizeError)
+    }
+    guard let iv, ivLen > 0, let tagOut, let tagLength, (1...16).contains(tagLength.pointee),
+        aDataLen >= 0, aDataLen == 0 || aData != nil, dataInLength >= 0,
+        dataInLength == 0 || (dataIn != nil && dataOut != nil), dataInLength <= AESGCM.maximumMessageLength
+    else { return CCCryptorStatus(kCCParamError) }
+    do throws(CryptoError) {
+        try AESGCM.legacyOneShot(
+            encrypt: Int(op) == kCCEncrypt, key: key, keyCount: keyLength, iv: iv, ivCount: ivLen, aad: aData,
+            aadCount: aDataLen, input: dataIn, count: dataInLength, output: dataOut, tag: tagOut,
+            tagCount: tagLength.pointee)
+        return CCCryptorStatus(kCCSuccess)
+    } catch {
+        return CCCryptorStatus(error.code == .invalidParameter ? kCCParamError : kCCUnspecifiedError)
+    }
+}

@@ -84,15 +84,22 @@ public func CCCryptorGCMFinalize(
     gcmCall(cryptorRef) { (stream) throws(CryptoError) in try stream.finish(tag: tag, tagCount: tagLength) }
 }
 
-/// Apple's deprecated form of ``CCCryptorGCMFinalize(_:_:_:)`` with the tag length behind a pointer (read, and
-/// left as it is).
+/// Apple's deprecated way of ending the message, with the tag length behind a pointer (read, and left as it is).
+/// Encrypting, it writes the tag, as ``CCCryptorGCMFinalize(_:_:_:)`` does. Decrypting a message whose IV came
+/// through the deprecated ``CCCryptorGCMAddIV(_:_:_:)`` (the legacy sequence), it writes the tag computed over the
+/// ciphertext to `tagOut` and returns `kCCSuccess` whatever `tagOut` held, as Apple's does: **the caller must
+/// compare** that tag with the one it received (in constant time) before using the plaintext. A decryption whose
+/// IV was set with ``CCCryptorGCMSetIV(_:_:_:)`` checks the tag at `tagOut` as ``CCCryptorGCMFinalize(_:_:_:)``
+/// does.
 @available(*, deprecated, renamed: "CCCryptorGCMFinalize")
 @discardableResult
 public func CCCryptorGCMFinal(
     _ cryptorRef: CCCryptorRef!, _ tagOut: UnsafeMutableRawPointer!, _ tagLength: UnsafeMutablePointer<Int>!
 ) -> CCCryptorStatus {
     guard let tagLength else { return CCCryptorStatus(kCCParamError) }
-    return CCCryptorGCMFinalize(cryptorRef, tagOut, tagLength.pointee)
+    let length = tagLength.pointee
+    return gcmCall(cryptorRef) { (stream) throws(CryptoError) in try stream.finishLegacy(tag: tagOut, tagCount: length)
+    }
 }
 
 /// Readies a GCM cryptor for the next message under the same key (a new IV must follow).
@@ -118,8 +125,8 @@ private func gcmUpdate(
 private func gcmCall(
     _ cryptorRef: CCCryptorRef?, encrypting: Bool? = nil, _ body: (AESGCMStream) throws(CryptoError) -> Void
 ) -> CCCryptorStatus {
-    guard let cryptorRef else { return CCCryptorStatus(kCCParamError) }
-    let status = cryptorRef.withGCM { (stream) -> Int in
+    guard let cryptor = Cryptor.lookUp(cryptorRef) else { return CCCryptorStatus(kCCParamError) }
+    let status = cryptor.withGCM { (stream) -> Int in
         if let encrypting, stream.isEncrypting != encrypting { return kCCParamError }
         do throws(CryptoError) {
             try body(stream)

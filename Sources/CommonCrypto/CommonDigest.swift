@@ -31,8 +31,8 @@ protocol CCRunningDigest {
     func finalize() -> Data
 }
 
-extension DigestContext: CCRunningDigest {}
-extension MD4.Context: CCRunningDigest {}
+extension PlainDigest: CCRunningDigest {}
+extension MD2.Context: CCRunningDigest {}
 
 /// A `CC_*_CTX`: its running state, nil until `_Init` or the first `_Update`, and again after `_Final`.
 protocol CCDigestState {
@@ -85,7 +85,144 @@ private func finish<State: CCDigestState>(
 /// Message-derived state is never printed.
 private let contextDescription = "<digest context>"
 
-// MARK: - MD4 (RFC 1320), from OpenSSL's legacy provider
+// MARK: - MD2 (RFC 1319), written here from the RFC (OpenSSL 3 is built without it)
+
+/// The length of an MD2 digest in bytes.
+public let CC_MD2_DIGEST_LENGTH: Int32 = 16
+/// The MD2 block size in bytes.
+public let CC_MD2_BLOCK_BYTES: Int32 = 64
+
+/// The context of the incremental MD2 functions (`CC_MD2_CTX`).
+///
+/// Zero-initialise it (or allocate it uninitialised) and pass it to `CC_MD2_Init`. The running state is held by
+/// value in the struct: copying the struct copies the computation, as copying the C struct does. Apple's C
+/// fields are present with their types but are not the running state (see docs/differences-from-apple.md).
+public struct CC_MD2state_st {
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var num: Int32 = 0
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var data:
+        (
+            UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+            UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+        ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var cksm:
+        (
+            CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG,
+            CC_LONG, CC_LONG, CC_LONG, CC_LONG
+        ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var state:
+        (
+            CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG,
+            CC_LONG, CC_LONG, CC_LONG, CC_LONG
+        ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    var digest: MD2.Context?
+
+    /// An empty context, to be initialised with `CC_MD2_Init`.
+    public init() {}
+
+    /// A context with its C fields set (the memberwise initialiser Swift gives the C struct); the running
+    /// state starts empty, as after `init()`.
+    public init(
+        num: Int32,
+        data: (
+            UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+            UInt8
+        ),
+        cksm: (
+            CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG,
+            CC_LONG, CC_LONG, CC_LONG, CC_LONG
+        ),
+        state: (
+            CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG,
+            CC_LONG, CC_LONG, CC_LONG, CC_LONG
+        )
+    ) {
+        self.num = num
+        self.data = data
+        self.cksm = cksm
+        self.state = state
+    }
+}
+
+extension CC_MD2state_st: Sendable {}
+
+extension CC_MD2state_st: CCDigestState {}
+
+extension CC_MD2state_st: CustomStringConvertible {
+    /// A fixed text: message-derived state is never printed.
+    public var description: String { contextDescription }
+}
+
+/// The context of the incremental MD2 functions.
+public typealias CC_MD2_CTX = CC_MD2state_st
+
+/// Starts an MD2 computation in `c`. Returns 1.
+@available(
+    *, deprecated,
+    message: """
+        This function is cryptographically broken and should not be used in security contexts. \
+        Clients should migrate to SHA256 (or stronger).
+        """
+)
+@discardableResult
+public func CC_MD2_Init(_ c: UnsafeMutablePointer<CC_MD2_CTX>!) -> Int32 {
+    start(c, MD2.Context())
+}
+
+/// Feeds `len` bytes at `data` to the computation in `c`. Returns 1.
+@available(
+    *, deprecated,
+    message: """
+        This function is cryptographically broken and should not be used in security contexts. \
+        Clients should migrate to SHA256 (or stronger).
+        """
+)
+@discardableResult
+public func CC_MD2_Update(_ c: UnsafeMutablePointer<CC_MD2_CTX>!, _ data: UnsafeRawPointer!, _ len: CC_LONG) -> Int32 {
+    feed(c, data, len, MD2.Context())
+}
+
+/// Writes the MD2 digest (`CC_MD2_DIGEST_LENGTH` bytes) of everything fed to `c` into `md`. Returns 1.
+@available(
+    *, deprecated,
+    message: """
+        This function is cryptographically broken and should not be used in security contexts. \
+        Clients should migrate to SHA256 (or stronger).
+        """
+)
+@discardableResult
+public func CC_MD2_Final(_ md: UnsafeMutablePointer<UInt8>!, _ c: UnsafeMutablePointer<CC_MD2_CTX>!) -> Int32 {
+    finish(md, c, MD2.outputSize, MD2.Context())
+}
+
+/// Computes the MD2 (RFC 1319) digest of `len` bytes at `data` into `md` (`CC_MD2_DIGEST_LENGTH` bytes).
+/// Returns `md`, or nil when `md` is nil or `data` is nil with a non-zero length.
+@available(
+    *, deprecated,
+    message: """
+        This function is cryptographically broken and should not be used in security contexts. \
+        Clients should migrate to SHA256 (or stronger).
+        """
+)
+@discardableResult
+public func CC_MD2(
+    _ data: UnsafeRawPointer!, _ len: CC_LONG, _ md: UnsafeMutablePointer<UInt8>!
+)
+    -> UnsafeMutablePointer<UInt8>!
+{
+    guard let md, let digest = MD2.hash(bytes: data, count: Int(len)) else { return nil }
+    Data(digest).copyBytes(to: md, count: MD2.outputSize)
+    return md
+}
+
+// MARK: - MD4 (RFC 1320)
 
 /// The length of an MD4 digest in bytes.
 public let CC_MD4_DIGEST_LENGTH: Int32 = 16
@@ -94,18 +231,65 @@ public let CC_MD4_BLOCK_BYTES: Int32 = 64
 
 /// The context of the incremental MD4 functions (`CC_MD4_CTX`).
 ///
-/// Zero-initialise it and pass it to `CC_MD4_Init`. Unlike the C struct its fields are not public: the running
-/// state is an OpenSSL digest context. Copying the struct copies the state (copy-on-write), as copying the C
-/// struct does.
+/// Zero-initialise it (or allocate it uninitialised) and pass it to `CC_MD4_Init`. The running state is OpenSSL's
+/// low-level digest context, held by value in the struct: copying the struct copies the computation, as
+/// copying the C struct does, and an abandoned context holds nothing to free. Apple's C fields are present
+/// with their types but are not the running state (see docs/differences-from-apple.md).
 public struct CC_MD4state_st {
-    var digest: MD4.Context?
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var A: CC_LONG = 0
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var B: CC_LONG = 0
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var C: CC_LONG = 0
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var D: CC_LONG = 0
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var Nl: CC_LONG = 0
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var Nh: CC_LONG = 0
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var data:
+        (
+            CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG,
+            CC_LONG, CC_LONG, CC_LONG, CC_LONG
+        ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var num: Int32 = 0
+    var digest: PlainDigest?
 
     /// An empty context, to be initialised with `CC_MD4_Init`.
     public init() {}
+
+    /// A context with its C fields set (the memberwise initialiser Swift gives the C struct); the running
+    /// state starts empty, as after `init()`.
+    public init(
+        A: CC_LONG, B: CC_LONG, C: CC_LONG, D: CC_LONG, Nl: CC_LONG, Nh: CC_LONG,
+        data: (
+            CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG,
+            CC_LONG, CC_LONG, CC_LONG, CC_LONG
+        ), num: Int32
+    ) {
+        self.A = A
+        self.B = B
+        self.C = C
+        self.D = D
+        self.Nl = Nl
+        self.Nh = Nh
+        self.data = data
+        self.num = num
+    }
 }
 
-/// `@unchecked Sendable`: the state is copy-on-write; a copy never shares mutable state with another copy.
-extension CC_MD4state_st: @unchecked Sendable {}
+extension CC_MD4state_st: Sendable {}
 
 extension CC_MD4state_st: CCDigestState {}
 
@@ -127,7 +311,7 @@ public typealias CC_MD4_CTX = CC_MD4state_st
 )
 @discardableResult
 public func CC_MD4_Init(_ c: UnsafeMutablePointer<CC_MD4_CTX>!) -> Int32 {
-    start(c, MD4.Context())
+    start(c, PlainDigest(.md4))
 }
 
 /// Feeds `len` bytes at `data` to the computation in `c`. Returns 1.
@@ -140,11 +324,10 @@ public func CC_MD4_Init(_ c: UnsafeMutablePointer<CC_MD4_CTX>!) -> Int32 {
 )
 @discardableResult
 public func CC_MD4_Update(_ c: UnsafeMutablePointer<CC_MD4_CTX>!, _ data: UnsafeRawPointer!, _ len: CC_LONG) -> Int32 {
-    feed(c, data, len, MD4.Context())
+    feed(c, data, len, PlainDigest(.md4))
 }
 
-/// Writes the MD4 digest (`CC_MD4_DIGEST_LENGTH` bytes) of everything fed to `c` into `md`. Returns 1 (0 when
-/// OpenSSL's legacy provider is missing).
+/// Writes the MD4 digest (`CC_MD4_DIGEST_LENGTH` bytes) of everything fed to `c` into `md`. Returns 1.
 @available(
     *, deprecated,
     message: """
@@ -154,12 +337,11 @@ public func CC_MD4_Update(_ c: UnsafeMutablePointer<CC_MD4_CTX>!, _ data: Unsafe
 )
 @discardableResult
 public func CC_MD4_Final(_ md: UnsafeMutablePointer<UInt8>!, _ c: UnsafeMutablePointer<CC_MD4_CTX>!) -> Int32 {
-    finish(md, c, MD4.outputSize, MD4.Context())
+    finish(md, c, MD4.outputSize, PlainDigest(.md4))
 }
 
 /// Computes the MD4 (RFC 1320) digest of `len` bytes at `data` into `md` (`CC_MD4_DIGEST_LENGTH` bytes).
-/// Returns `md`, or nil when `md` is nil, `data` is nil with a non-zero length, or OpenSSL's legacy provider is
-/// missing.
+/// Returns `md`, or nil when `md` is nil or `data` is nil with a non-zero length.
 @available(
     *, deprecated,
     message: """
@@ -174,7 +356,12 @@ public func CC_MD4(
     -> UnsafeMutablePointer<UInt8>!
 {
     guard let md, data != nil || len == 0 else { return nil }
-    return MD4.hash(bytes: data, count: Int(len), into: md) ? md : nil
+    var context = PlainDigest(.md4)
+    context.update(bytes: data, count: Int(len))
+    let digest = context.finalize()
+    guard digest.count == MD4.outputSize else { return nil }
+    digest.copyBytes(to: md, count: MD4.outputSize)
+    return md
 }
 
 // MARK: - MD5 (RFC 1321)
@@ -185,18 +372,65 @@ public let CC_MD5_BLOCK_BYTES: Int32 = 64
 
 /// The context of the incremental MD5 functions (`CC_MD5_CTX`).
 ///
-/// Zero-initialise it and pass it to `CC_MD5_Init`. Unlike the C struct its fields are not public: the running
-/// state is an OpenSSL digest context. Copying the struct copies the state (copy-on-write), as copying the C
-/// struct does.
+/// Zero-initialise it (or allocate it uninitialised) and pass it to `CC_MD5_Init`. The running state is OpenSSL's
+/// low-level digest context, held by value in the struct: copying the struct copies the computation, as
+/// copying the C struct does, and an abandoned context holds nothing to free. Apple's C fields are present
+/// with their types but are not the running state (see docs/differences-from-apple.md).
 public struct CC_MD5state_st {
-    var digest: DigestContext?
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var A: CC_LONG = 0
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var B: CC_LONG = 0
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var C: CC_LONG = 0
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var D: CC_LONG = 0
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var Nl: CC_LONG = 0
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var Nh: CC_LONG = 0
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var data:
+        (
+            CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG,
+            CC_LONG, CC_LONG, CC_LONG, CC_LONG
+        ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var num: Int32 = 0
+    var digest: PlainDigest?
 
     /// An empty context, to be initialised with `CC_MD5_Init`.
     public init() {}
+
+    /// A context with its C fields set (the memberwise initialiser Swift gives the C struct); the running
+    /// state starts empty, as after `init()`.
+    public init(
+        A: CC_LONG, B: CC_LONG, C: CC_LONG, D: CC_LONG, Nl: CC_LONG, Nh: CC_LONG,
+        data: (
+            CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG,
+            CC_LONG, CC_LONG, CC_LONG, CC_LONG
+        ), num: Int32
+    ) {
+        self.A = A
+        self.B = B
+        self.C = C
+        self.D = D
+        self.Nl = Nl
+        self.Nh = Nh
+        self.data = data
+        self.num = num
+    }
 }
 
-/// `@unchecked Sendable`: the state is copy-on-write; a copy never shares mutable state with another copy.
-extension CC_MD5state_st: @unchecked Sendable {}
+extension CC_MD5state_st: Sendable {}
 
 extension CC_MD5state_st: CCDigestState {}
 
@@ -218,7 +452,7 @@ public typealias CC_MD5_CTX = CC_MD5state_st
 )
 @discardableResult
 public func CC_MD5_Init(_ c: UnsafeMutablePointer<CC_MD5_CTX>!) -> Int32 {
-    start(c, DigestContext(.md5))
+    start(c, PlainDigest(.md5))
 }
 
 /// Feeds `len` bytes at `data` to the computation in `c`. Returns 1.
@@ -231,7 +465,7 @@ public func CC_MD5_Init(_ c: UnsafeMutablePointer<CC_MD5_CTX>!) -> Int32 {
 )
 @discardableResult
 public func CC_MD5_Update(_ c: UnsafeMutablePointer<CC_MD5_CTX>!, _ data: UnsafeRawPointer!, _ len: CC_LONG) -> Int32 {
-    feed(c, data, len, DigestContext(.md5))
+    feed(c, data, len, PlainDigest(.md5))
 }
 
 /// Writes the MD5 digest (`CC_MD5_DIGEST_LENGTH` bytes) of everything fed to `c` into `md`. Returns 1.
@@ -244,7 +478,7 @@ public func CC_MD5_Update(_ c: UnsafeMutablePointer<CC_MD5_CTX>!, _ data: Unsafe
 )
 @discardableResult
 public func CC_MD5_Final(_ md: UnsafeMutablePointer<UInt8>!, _ c: UnsafeMutablePointer<CC_MD5_CTX>!) -> Int32 {
-    finish(md, c, 16, DigestContext(.md5))
+    finish(md, c, 16, PlainDigest(.md5))
 }
 
 /// Computes the MD5 (RFC 1321) digest of `len` bytes at `data` into `md` (`CC_MD5_DIGEST_LENGTH` bytes).
@@ -273,18 +507,69 @@ public let CC_SHA1_BLOCK_BYTES: Int32 = 64
 
 /// The context of the incremental SHA-1 functions (`CC_SHA1_CTX`).
 ///
-/// Zero-initialise it and pass it to `CC_SHA1_Init`. Unlike the C struct its fields are not public: the running
-/// state is an OpenSSL digest context. Copying the struct copies the state (copy-on-write), as copying the C
-/// struct does.
+/// Zero-initialise it (or allocate it uninitialised) and pass it to `CC_SHA1_Init`. The running state is OpenSSL's
+/// low-level digest context, held by value in the struct: copying the struct copies the computation, as
+/// copying the C struct does, and an abandoned context holds nothing to free. Apple's C fields are present
+/// with their types but are not the running state (see docs/differences-from-apple.md).
 public struct CC_SHA1state_st {
-    var digest: DigestContext?
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var h0: CC_LONG = 0
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var h1: CC_LONG = 0
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var h2: CC_LONG = 0
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var h3: CC_LONG = 0
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var h4: CC_LONG = 0
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var Nl: CC_LONG = 0
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var Nh: CC_LONG = 0
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var data:
+        (
+            CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG,
+            CC_LONG, CC_LONG, CC_LONG, CC_LONG
+        ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var num: Int32 = 0
+    var digest: PlainDigest?
 
     /// An empty context, to be initialised with `CC_SHA1_Init`.
     public init() {}
+
+    /// A context with its C fields set (the memberwise initialiser Swift gives the C struct); the running
+    /// state starts empty, as after `init()`.
+    public init(
+        h0: CC_LONG, h1: CC_LONG, h2: CC_LONG, h3: CC_LONG, h4: CC_LONG, Nl: CC_LONG, Nh: CC_LONG,
+        data: (
+            CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG,
+            CC_LONG, CC_LONG, CC_LONG, CC_LONG
+        ), num: Int32
+    ) {
+        self.h0 = h0
+        self.h1 = h1
+        self.h2 = h2
+        self.h3 = h3
+        self.h4 = h4
+        self.Nl = Nl
+        self.Nh = Nh
+        self.data = data
+        self.num = num
+    }
 }
 
-/// `@unchecked Sendable`: the state is copy-on-write; a copy never shares mutable state with another copy.
-extension CC_SHA1state_st: @unchecked Sendable {}
+extension CC_SHA1state_st: Sendable {}
 
 extension CC_SHA1state_st: CCDigestState {}
 
@@ -299,20 +584,20 @@ public typealias CC_SHA1_CTX = CC_SHA1state_st
 /// Starts a SHA-1 computation in `c`. Returns 1.
 @discardableResult
 public func CC_SHA1_Init(_ c: UnsafeMutablePointer<CC_SHA1_CTX>!) -> Int32 {
-    start(c, DigestContext(.sha1))
+    start(c, PlainDigest(.sha1))
 }
 
 /// Feeds `len` bytes at `data` to the computation in `c`. Returns 1.
 @discardableResult
 public func CC_SHA1_Update(_ c: UnsafeMutablePointer<CC_SHA1_CTX>!, _ data: UnsafeRawPointer!, _ len: CC_LONG) -> Int32
 {
-    feed(c, data, len, DigestContext(.sha1))
+    feed(c, data, len, PlainDigest(.sha1))
 }
 
 /// Writes the SHA-1 digest (`CC_SHA1_DIGEST_LENGTH` bytes) of everything fed to `c` into `md`. Returns 1.
 @discardableResult
 public func CC_SHA1_Final(_ md: UnsafeMutablePointer<UInt8>!, _ c: UnsafeMutablePointer<CC_SHA1_CTX>!) -> Int32 {
-    finish(md, c, 20, DigestContext(.sha1))
+    finish(md, c, 20, PlainDigest(.sha1))
 }
 
 /// Computes the SHA-1 (FIPS 180-4) digest of `len` bytes at `data` into `md` (`CC_SHA1_DIGEST_LENGTH` bytes).
@@ -335,7 +620,7 @@ public let CC_SHA224_BLOCK_BYTES: Int32 = 64
 /// Starts a SHA-224 computation in `c`. Returns 1.
 @discardableResult
 public func CC_SHA224_Init(_ c: UnsafeMutablePointer<CC_SHA256_CTX>!) -> Int32 {
-    start(c, DigestContext(.sha224))
+    start(c, PlainDigest(.sha224))
 }
 
 /// Feeds `len` bytes at `data` to the computation in `c`. Returns 1.
@@ -343,13 +628,13 @@ public func CC_SHA224_Init(_ c: UnsafeMutablePointer<CC_SHA256_CTX>!) -> Int32 {
 public func CC_SHA224_Update(
     _ c: UnsafeMutablePointer<CC_SHA256_CTX>!, _ data: UnsafeRawPointer!, _ len: CC_LONG
 ) -> Int32 {
-    feed(c, data, len, DigestContext(.sha224))
+    feed(c, data, len, PlainDigest(.sha224))
 }
 
 /// Writes the SHA-224 digest (`CC_SHA224_DIGEST_LENGTH` bytes) of everything fed to `c` into `md`. Returns 1.
 @discardableResult
 public func CC_SHA224_Final(_ md: UnsafeMutablePointer<UInt8>!, _ c: UnsafeMutablePointer<CC_SHA256_CTX>!) -> Int32 {
-    finish(md, c, 28, DigestContext(.sha224))
+    finish(md, c, 28, PlainDigest(.sha224))
 }
 
 /// Computes the SHA-224 (FIPS 180-4) digest of `len` bytes at `data` into `md` (`CC_SHA224_DIGEST_LENGTH` bytes).
@@ -371,18 +656,45 @@ public let CC_SHA256_BLOCK_BYTES: Int32 = 64
 
 /// The context of the incremental SHA-256 functions (`CC_SHA256_CTX`). It is also the context of the SHA-224 functions.
 ///
-/// Zero-initialise it and pass it to `CC_SHA256_Init`. Unlike the C struct its fields are not public: the running
-/// state is an OpenSSL digest context. Copying the struct copies the state (copy-on-write), as copying the C
-/// struct does.
+/// Zero-initialise it (or allocate it uninitialised) and pass it to `CC_SHA256_Init`. The running state is OpenSSL's
+/// low-level digest context, held by value in the struct: copying the struct copies the computation, as
+/// copying the C struct does, and an abandoned context holds nothing to free. Apple's C fields are present
+/// with their types but are not the running state (see docs/differences-from-apple.md).
 public struct CC_SHA256state_st {
-    var digest: DigestContext?
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var count: (CC_LONG, CC_LONG) = (0, 0)
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var hash: (CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG) = (0, 0, 0, 0, 0, 0, 0, 0)
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var wbuf:
+        (
+            CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG,
+            CC_LONG, CC_LONG, CC_LONG, CC_LONG
+        ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    var digest: PlainDigest?
 
     /// An empty context, to be initialised with `CC_SHA256_Init`.
     public init() {}
+
+    /// A context with its C fields set (the memberwise initialiser Swift gives the C struct); the running
+    /// state starts empty, as after `init()`.
+    public init(
+        count: (CC_LONG, CC_LONG), hash: (CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG),
+        wbuf: (
+            CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG,
+            CC_LONG, CC_LONG, CC_LONG, CC_LONG
+        )
+    ) {
+        self.count = count
+        self.hash = hash
+        self.wbuf = wbuf
+    }
 }
 
-/// `@unchecked Sendable`: the state is copy-on-write; a copy never shares mutable state with another copy.
-extension CC_SHA256state_st: @unchecked Sendable {}
+extension CC_SHA256state_st: Sendable {}
 
 extension CC_SHA256state_st: CCDigestState {}
 
@@ -397,7 +709,7 @@ public typealias CC_SHA256_CTX = CC_SHA256state_st
 /// Starts a SHA-256 computation in `c`. Returns 1.
 @discardableResult
 public func CC_SHA256_Init(_ c: UnsafeMutablePointer<CC_SHA256_CTX>!) -> Int32 {
-    start(c, DigestContext(.sha256))
+    start(c, PlainDigest(.sha256))
 }
 
 /// Feeds `len` bytes at `data` to the computation in `c`. Returns 1.
@@ -405,13 +717,13 @@ public func CC_SHA256_Init(_ c: UnsafeMutablePointer<CC_SHA256_CTX>!) -> Int32 {
 public func CC_SHA256_Update(
     _ c: UnsafeMutablePointer<CC_SHA256_CTX>!, _ data: UnsafeRawPointer!, _ len: CC_LONG
 ) -> Int32 {
-    feed(c, data, len, DigestContext(.sha256))
+    feed(c, data, len, PlainDigest(.sha256))
 }
 
 /// Writes the SHA-256 digest (`CC_SHA256_DIGEST_LENGTH` bytes) of everything fed to `c` into `md`. Returns 1.
 @discardableResult
 public func CC_SHA256_Final(_ md: UnsafeMutablePointer<UInt8>!, _ c: UnsafeMutablePointer<CC_SHA256_CTX>!) -> Int32 {
-    finish(md, c, 32, DigestContext(.sha256))
+    finish(md, c, 32, PlainDigest(.sha256))
 }
 
 /// Computes the SHA-256 (FIPS 180-4) digest of `len` bytes at `data` into `md` (`CC_SHA256_DIGEST_LENGTH` bytes).
@@ -434,7 +746,7 @@ public let CC_SHA384_BLOCK_BYTES: Int32 = 128
 /// Starts a SHA-384 computation in `c`. Returns 1.
 @discardableResult
 public func CC_SHA384_Init(_ c: UnsafeMutablePointer<CC_SHA512_CTX>!) -> Int32 {
-    start(c, DigestContext(.sha384))
+    start(c, PlainDigest(.sha384))
 }
 
 /// Feeds `len` bytes at `data` to the computation in `c`. Returns 1.
@@ -442,13 +754,13 @@ public func CC_SHA384_Init(_ c: UnsafeMutablePointer<CC_SHA512_CTX>!) -> Int32 {
 public func CC_SHA384_Update(
     _ c: UnsafeMutablePointer<CC_SHA512_CTX>!, _ data: UnsafeRawPointer!, _ len: CC_LONG
 ) -> Int32 {
-    feed(c, data, len, DigestContext(.sha384))
+    feed(c, data, len, PlainDigest(.sha384))
 }
 
 /// Writes the SHA-384 digest (`CC_SHA384_DIGEST_LENGTH` bytes) of everything fed to `c` into `md`. Returns 1.
 @discardableResult
 public func CC_SHA384_Final(_ md: UnsafeMutablePointer<UInt8>!, _ c: UnsafeMutablePointer<CC_SHA512_CTX>!) -> Int32 {
-    finish(md, c, 48, DigestContext(.sha384))
+    finish(md, c, 48, PlainDigest(.sha384))
 }
 
 /// Computes the SHA-384 (FIPS 180-4) digest of `len` bytes at `data` into `md` (`CC_SHA384_DIGEST_LENGTH` bytes).
@@ -470,18 +782,48 @@ public let CC_SHA512_BLOCK_BYTES: Int32 = 128
 
 /// The context of the incremental SHA-512 functions (`CC_SHA512_CTX`). It is also the context of the SHA-384 functions.
 ///
-/// Zero-initialise it and pass it to `CC_SHA512_Init`. Unlike the C struct its fields are not public: the running
-/// state is an OpenSSL digest context. Copying the struct copies the state (copy-on-write), as copying the C
-/// struct does.
+/// Zero-initialise it (or allocate it uninitialised) and pass it to `CC_SHA512_Init`. The running state is OpenSSL's
+/// low-level digest context, held by value in the struct: copying the struct copies the computation, as
+/// copying the C struct does, and an abandoned context holds nothing to free. Apple's C fields are present
+/// with their types but are not the running state (see docs/differences-from-apple.md).
 public struct CC_SHA512state_st {
-    var digest: DigestContext?
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var count: (CC_LONG64, CC_LONG64) = (0, 0)
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var hash: (CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64) = (
+        0, 0, 0, 0, 0, 0, 0, 0
+    )
+    /// Apple's C field of the same name, with its type. Present for source compatibility: the running
+    /// state is kept elsewhere in the struct, so this stays as initialised (zero) unless code sets it.
+    public var wbuf:
+        (
+            CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64,
+            CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64
+        ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    var digest: PlainDigest?
 
     /// An empty context, to be initialised with `CC_SHA512_Init`.
     public init() {}
+
+    /// A context with its C fields set (the memberwise initialiser Swift gives the C struct); the running
+    /// state starts empty, as after `init()`.
+    public init(
+        count: (CC_LONG64, CC_LONG64),
+        hash: (CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64),
+        wbuf: (
+            CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64,
+            CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64
+        )
+    ) {
+        self.count = count
+        self.hash = hash
+        self.wbuf = wbuf
+    }
 }
 
-/// `@unchecked Sendable`: the state is copy-on-write; a copy never shares mutable state with another copy.
-extension CC_SHA512state_st: @unchecked Sendable {}
+extension CC_SHA512state_st: Sendable {}
 
 extension CC_SHA512state_st: CCDigestState {}
 
@@ -496,7 +838,7 @@ public typealias CC_SHA512_CTX = CC_SHA512state_st
 /// Starts a SHA-512 computation in `c`. Returns 1.
 @discardableResult
 public func CC_SHA512_Init(_ c: UnsafeMutablePointer<CC_SHA512_CTX>!) -> Int32 {
-    start(c, DigestContext(.sha512))
+    start(c, PlainDigest(.sha512))
 }
 
 /// Feeds `len` bytes at `data` to the computation in `c`. Returns 1.
@@ -504,13 +846,13 @@ public func CC_SHA512_Init(_ c: UnsafeMutablePointer<CC_SHA512_CTX>!) -> Int32 {
 public func CC_SHA512_Update(
     _ c: UnsafeMutablePointer<CC_SHA512_CTX>!, _ data: UnsafeRawPointer!, _ len: CC_LONG
 ) -> Int32 {
-    feed(c, data, len, DigestContext(.sha512))
+    feed(c, data, len, PlainDigest(.sha512))
 }
 
 /// Writes the SHA-512 digest (`CC_SHA512_DIGEST_LENGTH` bytes) of everything fed to `c` into `md`. Returns 1.
 @discardableResult
 public func CC_SHA512_Final(_ md: UnsafeMutablePointer<UInt8>!, _ c: UnsafeMutablePointer<CC_SHA512_CTX>!) -> Int32 {
-    finish(md, c, 64, DigestContext(.sha512))
+    finish(md, c, 64, PlainDigest(.sha512))
 }
 
 /// Computes the SHA-512 (FIPS 180-4) digest of `len` bytes at `data` into `md` (`CC_SHA512_DIGEST_LENGTH` bytes).

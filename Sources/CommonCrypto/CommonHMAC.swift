@@ -27,14 +27,57 @@ public let CC_HMAC_CONTEXT_SIZE: Int32 = 96
 
 /// The context of `CCHmacInit`, `CCHmacUpdate` and `CCHmacFinal`.
 ///
-/// Zero-initialise it (`var context = CCHmacContext()`) and pass it to `CCHmacInit`. Unlike the C struct it has
-/// no public `ctx` words: the running state is an OpenSSL HMAC context, whose key schedule OpenSSL cleanses
-/// when it is freed. Copying the struct copies the state (copy-on-write), as copying the C struct does.
+/// Zero-initialise it (`var context = CCHmacContext()`), or allocate it uninitialised
+/// (`UnsafeMutablePointer<CCHmacContext>.allocate(capacity: 1)`), and pass it to `CCHmacInit`. The running state
+/// is an OpenSSL HMAC context, whose key schedule OpenSSL cleanses when it is freed; `CCHmacInit` initialises
+/// the memory without reading what was there. Copying the struct copies the state (copy-on-write), as copying
+/// the C struct does. The C struct's `ctx` words are present with Apple's type but are not the running state
+/// (see docs/differences-from-apple.md).
 public struct CCHmacContext {
+    /// Apple's C field, with its type (`CC_HMAC_CONTEXT_SIZE` words). Present for source compatibility: the
+    /// running state is kept elsewhere in the struct, so it stays as initialised (zero) unless code sets it.
+    public var ctx:
+        (
+            UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+            UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+            UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+            UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+            UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+            UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+            UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+            UInt32, UInt32, UInt32, UInt32, UInt32
+        ) =
+            (
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+            )
     var hmac: HMACContext?
 
     /// An empty context, to be initialised with `CCHmacInit`.
     public init() {}
+
+    /// A context with its C words set (the memberwise initialiser Swift gives the C struct); the running state
+    /// starts empty, as after `init()`.
+    public init(
+        ctx: (
+            UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+            UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+            UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+            UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+            UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+            UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+            UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+            UInt32, UInt32, UInt32, UInt32, UInt32
+        )
+    ) {
+        self.ctx = ctx
+    }
+
+    /// A context running `hmac`.
+    fileprivate init(running hmac: HMACContext?) {
+        self.hmac = hmac
+    }
 }
 
 /// `@unchecked Sendable`: the state is copy-on-write; a copy never shares mutable state with another copy.
@@ -66,11 +109,14 @@ public func CCHmacInit(
     _ keyLength: Int
 ) {
     guard let ctx else { return }
+    // `initialize`, not an assignment: the memory may be uninitialised (caller-allocated), so what is there is
+    // never read or released. (Re-initialising a running context without `CCHmacFinal` leaves its OpenSSL
+    // context unfreed, as Apple's leaves nothing to free.)
     guard let digest = hmacDigest(algorithm), keyLength >= 0, key != nil || keyLength == 0 else {
-        ctx.pointee.hmac = nil
+        ctx.initialize(to: CCHmacContext(running: nil))
         return
     }
-    ctx.pointee.hmac = HMACContext(digest, key: key, keyCount: keyLength)
+    ctx.initialize(to: CCHmacContext(running: HMACContext(digest, key: key, keyCount: keyLength)))
 }
 
 /// Feeds `dataLength` bytes at `data` to the HMAC in `ctx`; may be called any number of times.

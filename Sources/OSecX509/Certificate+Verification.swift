@@ -29,12 +29,13 @@ extension SignatureAlgorithm {
         return (try? key.verify(Data(signature), for: Data(message), scheme: scheme)) ?? false
     }
 
-    /// The algorithm we sign with for a key: RSA → PKCS#1 v1.5 SHA-256; EC → ECDSA with SHA-256/384/512 by curve;
+    /// The algorithm we sign with for a key: RSA → PKCS#1 v1.5 SHA-256; EC → ECDSA with SHA-256/384/512 by curve
+    /// (SHA-256 below P-384);
     /// Ed25519 → Ed25519.
     package static func defaultAlgorithm(for key: AsymmetricKey) -> SignatureAlgorithm {
         switch key.algorithm {
         case .rsa: return SignatureAlgorithm(.rsaPKCS1(.sha256))
-        case .ec(.p256): return SignatureAlgorithm(.ecdsa(.sha256))
+        case .ec(.p256), .ec(.p192), .ec(.p224): return SignatureAlgorithm(.ecdsa(.sha256))
         case .ec(.p384): return SignatureAlgorithm(.ecdsa(.sha384))
         case .ec(.p521): return SignatureAlgorithm(.ecdsa(.sha512))
         case .ed25519: return SignatureAlgorithm(.ed25519)

@@ -126,6 +126,11 @@ enum APIListCompiles {
                 CCAlgorithm, UnsafeRawPointer?, Int, UnsafeRawPointer?, Int, UnsafeRawPointer?, Int, UnsafeRawPointer?,
                 Int, UnsafeMutableRawPointer?, UnsafeRawPointer?, Int
             ) -> CCCryptorStatus = CCCryptorGCMOneshotDecrypt
+        let _:
+            (
+                CCOperation, CCAlgorithm, UnsafeRawPointer?, Int, UnsafeRawPointer?, Int, UnsafeRawPointer?, Int,
+                UnsafeRawPointer?, Int, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?
+            ) -> CCCryptorStatus = CCCryptorGCM
         let _: Int = kCCModeGCM
         let _: Int = kCCModeCCM
         let _: (CCCryptorRef?, UnsafeRawPointer?, Int) -> CCCryptorStatus = CCCryptorGCMSetIV
@@ -145,11 +150,72 @@ enum APIListCompiles {
     static func commonDigest() {
         let _: CC_LONG.Type = CC_LONG.self
         let _: CC_LONG64.Type = CC_LONG64.self
+        let _: Int32 = CC_MD2_DIGEST_LENGTH
+        let _: Int32 = CC_MD2_BLOCK_BYTES
+        let _: CC_MD2state_st.Type = CC_MD2state_st.self
+        let _: CC_MD2_CTX.Type = CC_MD2_CTX.self
+        let _: () -> CC_MD2state_st = CC_MD2state_st.init
+        let _:
+            (
+                Int32,
+                (
+                    UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                    UInt8, UInt8
+                ),
+                (
+                    CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG,
+                    CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG
+                ),
+                (
+                    CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG,
+                    CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG
+                )
+            ) -> CC_MD2state_st = CC_MD2state_st.init(num:data:cksm:state:)
+        let _: (CC_MD2state_st) -> Int32 = { $0.num }
+        let _:
+            (CC_MD2state_st) -> (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8
+            ) = { $0.data }
+        let _:
+            (CC_MD2state_st) -> (
+                CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG,
+                CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG
+            ) = { $0.cksm }
+        let _:
+            (CC_MD2state_st) -> (
+                CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG,
+                CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG
+            ) = { $0.state }
+        let _: (UnsafeMutablePointer<CC_MD2_CTX>?) -> Int32 = CC_MD2_Init
+        let _: (UnsafeMutablePointer<CC_MD2_CTX>?, UnsafeRawPointer?, CC_LONG) -> Int32 = CC_MD2_Update
+        let _: (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<CC_MD2_CTX>?) -> Int32 = CC_MD2_Final
+        let _: (UnsafeRawPointer?, CC_LONG, UnsafeMutablePointer<UInt8>?) -> UnsafeMutablePointer<UInt8>? = CC_MD2
         let _: Int32 = CC_MD4_DIGEST_LENGTH
         let _: Int32 = CC_MD4_BLOCK_BYTES
         let _: CC_MD4state_st.Type = CC_MD4state_st.self
         let _: CC_MD4_CTX.Type = CC_MD4_CTX.self
         let _: () -> CC_MD4state_st = CC_MD4state_st.init
+        let _:
+            (
+                CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG,
+                (
+                    CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG,
+                    CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG
+                ), Int32
+            ) -> CC_MD4state_st = CC_MD4state_st.init(A:B:C:D:Nl:Nh:data:num:)
+        let _: (CC_MD4state_st) -> CC_LONG = { $0.A }
+        let _: (CC_MD4state_st) -> CC_LONG = { $0.B }
+        let _: (CC_MD4state_st) -> CC_LONG = { $0.C }
+        let _: (CC_MD4state_st) -> CC_LONG = { $0.D }
+        let _: (CC_MD4state_st) -> CC_LONG = { $0.Nl }
+        let _: (CC_MD4state_st) -> CC_LONG = { $0.Nh }
+        let _:
+            (CC_MD4state_st) -> (
+                CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG,
+                CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG
+            ) = { $0.data }
+        let _: (CC_MD4state_st) -> Int32 = { $0.num }
         let _: (UnsafeMutablePointer<CC_MD4_CTX>?) -> Int32 = CC_MD4_Init
         let _: (UnsafeMutablePointer<CC_MD4_CTX>?, UnsafeRawPointer?, CC_LONG) -> Int32 = CC_MD4_Update
         let _: (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<CC_MD4_CTX>?) -> Int32 = CC_MD4_Final
@@ -159,6 +225,26 @@ enum APIListCompiles {
         let _: CC_MD5state_st.Type = CC_MD5state_st.self
         let _: CC_MD5_CTX.Type = CC_MD5_CTX.self
         let _: () -> CC_MD5state_st = CC_MD5state_st.init
+        let _:
+            (
+                CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG,
+                (
+                    CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG,
+                    CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG
+                ), Int32
+            ) -> CC_MD5state_st = CC_MD5state_st.init(A:B:C:D:Nl:Nh:data:num:)
+        let _: (CC_MD5state_st) -> CC_LONG = { $0.A }
+        let _: (CC_MD5state_st) -> CC_LONG = { $0.B }
+        let _: (CC_MD5state_st) -> CC_LONG = { $0.C }
+        let _: (CC_MD5state_st) -> CC_LONG = { $0.D }
+        let _: (CC_MD5state_st) -> CC_LONG = { $0.Nl }
+        let _: (CC_MD5state_st) -> CC_LONG = { $0.Nh }
+        let _:
+            (CC_MD5state_st) -> (
+                CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG,
+                CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG
+            ) = { $0.data }
+        let _: (CC_MD5state_st) -> Int32 = { $0.num }
         let _: (UnsafeMutablePointer<CC_MD5_CTX>?) -> Int32 = CC_MD5_Init
         let _: (UnsafeMutablePointer<CC_MD5_CTX>?, UnsafeRawPointer?, CC_LONG) -> Int32 = CC_MD5_Update
         let _: (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<CC_MD5_CTX>?) -> Int32 = CC_MD5_Final
@@ -168,6 +254,27 @@ enum APIListCompiles {
         let _: CC_SHA1state_st.Type = CC_SHA1state_st.self
         let _: CC_SHA1_CTX.Type = CC_SHA1_CTX.self
         let _: () -> CC_SHA1state_st = CC_SHA1state_st.init
+        let _:
+            (
+                CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG,
+                (
+                    CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG,
+                    CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG
+                ), Int32
+            ) -> CC_SHA1state_st = CC_SHA1state_st.init(h0:h1:h2:h3:h4:Nl:Nh:data:num:)
+        let _: (CC_SHA1state_st) -> CC_LONG = { $0.h0 }
+        let _: (CC_SHA1state_st) -> CC_LONG = { $0.h1 }
+        let _: (CC_SHA1state_st) -> CC_LONG = { $0.h2 }
+        let _: (CC_SHA1state_st) -> CC_LONG = { $0.h3 }
+        let _: (CC_SHA1state_st) -> CC_LONG = { $0.h4 }
+        let _: (CC_SHA1state_st) -> CC_LONG = { $0.Nl }
+        let _: (CC_SHA1state_st) -> CC_LONG = { $0.Nh }
+        let _:
+            (CC_SHA1state_st) -> (
+                CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG,
+                CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG
+            ) = { $0.data }
+        let _: (CC_SHA1state_st) -> Int32 = { $0.num }
         let _: (UnsafeMutablePointer<CC_SHA1_CTX>?) -> Int32 = CC_SHA1_Init
         let _: (UnsafeMutablePointer<CC_SHA1_CTX>?, UnsafeRawPointer?, CC_LONG) -> Int32 = CC_SHA1_Update
         let _: (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<CC_SHA1_CTX>?) -> Int32 = CC_SHA1_Final
@@ -183,6 +290,23 @@ enum APIListCompiles {
         let _: CC_SHA256state_st.Type = CC_SHA256state_st.self
         let _: CC_SHA256_CTX.Type = CC_SHA256_CTX.self
         let _: () -> CC_SHA256state_st = CC_SHA256state_st.init
+        let _:
+            (
+                (CC_LONG, CC_LONG), (CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG),
+                (
+                    CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG,
+                    CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG
+                )
+            ) -> CC_SHA256state_st = CC_SHA256state_st.init(count:hash:wbuf:)
+        let _: (CC_SHA256state_st) -> (CC_LONG, CC_LONG) = { $0.count }
+        let _: (CC_SHA256state_st) -> (CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG) = {
+            $0.hash
+        }
+        let _:
+            (CC_SHA256state_st) -> (
+                CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG,
+                CC_LONG, CC_LONG, CC_LONG, CC_LONG, CC_LONG
+            ) = { $0.wbuf }
         let _: (UnsafeMutablePointer<CC_SHA256_CTX>?) -> Int32 = CC_SHA256_Init
         let _: (UnsafeMutablePointer<CC_SHA256_CTX>?, UnsafeRawPointer?, CC_LONG) -> Int32 = CC_SHA256_Update
         let _: (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<CC_SHA256_CTX>?) -> Int32 = CC_SHA256_Final
@@ -198,6 +322,25 @@ enum APIListCompiles {
         let _: CC_SHA512state_st.Type = CC_SHA512state_st.self
         let _: CC_SHA512_CTX.Type = CC_SHA512_CTX.self
         let _: () -> CC_SHA512state_st = CC_SHA512state_st.init
+        let _:
+            (
+                (CC_LONG64, CC_LONG64),
+                (CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64),
+                (
+                    CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64,
+                    CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64
+                )
+            ) -> CC_SHA512state_st = CC_SHA512state_st.init(count:hash:wbuf:)
+        let _: (CC_SHA512state_st) -> (CC_LONG64, CC_LONG64) = { $0.count }
+        let _:
+            (CC_SHA512state_st) -> (
+                CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64
+            ) = { $0.hash }
+        let _:
+            (CC_SHA512state_st) -> (
+                CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64,
+                CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64, CC_LONG64
+            ) = { $0.wbuf }
         let _: (UnsafeMutablePointer<CC_SHA512_CTX>?) -> Int32 = CC_SHA512_Init
         let _: (UnsafeMutablePointer<CC_SHA512_CTX>?, UnsafeRawPointer?, CC_LONG) -> Int32 = CC_SHA512_Update
         let _: (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<CC_SHA512_CTX>?) -> Int32 = CC_SHA512_Final
@@ -216,6 +359,30 @@ enum APIListCompiles {
         let _: Int32 = CC_HMAC_CONTEXT_SIZE
         let _: CCHmacContext.Type = CCHmacContext.self
         let _: () -> CCHmacContext = CCHmacContext.init
+        let _:
+            (
+                (
+                    UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+                    UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+                    UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+                    UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+                    UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+                    UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+                    UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+                    UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32
+                )
+            ) -> CCHmacContext = CCHmacContext.init(ctx:)
+        let _:
+            (CCHmacContext) -> (
+                UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+                UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+                UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+                UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+                UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+                UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+                UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+                UInt32, UInt32, UInt32, UInt32, UInt32
+            ) = { $0.ctx }
         let _: (UnsafeMutablePointer<CCHmacContext>?, CCHmacAlgorithm, UnsafeRawPointer?, Int) -> Void = CCHmacInit
         let _: (UnsafeMutablePointer<CCHmacContext>?, UnsafeRawPointer?, Int) -> Void = CCHmacUpdate
         let _: (UnsafeMutablePointer<CCHmacContext>?, UnsafeMutableRawPointer?) -> Void = CCHmacFinal
@@ -245,6 +412,14 @@ enum APIListCompiles {
     static func commonRandom() {
         let _: CCRNGStatus.Type = CCRNGStatus.self
         let _: (UnsafeMutableRawPointer?, Int) -> CCRNGStatus = CCRandomGenerateBytes
+    }
+
+    // MARK: CommonRandomSPI.h
+    static func commonRandomSPI() {
+        let _: CCRandomRef.Type = CCRandomRef.self
+        let _: CCRandomRef? = kCCRandomDefault
+        let _: CCRandomRef? = kCCRandomDevRandom
+        let _: (CCRandomRef?, UnsafeMutableRawPointer?, Int) -> Int32 = CCRandomCopyBytes
     }
 
     // MARK: CommonSymmetricKeywrap.h
@@ -354,6 +529,7 @@ enum APIListIndex {
         "CommonCryptor.h:CCCryptorCreateWithMode",
         "CommonCryptorSPI.h:CCCryptorGCMOneshotEncrypt",
         "CommonCryptorSPI.h:CCCryptorGCMOneshotDecrypt",
+        "CommonCryptorSPI.h:CCCryptorGCM",
         "CommonCryptorSPI.h:kCCModeGCM",
         "CommonCryptorSPI.h:kCCModeCCM",
         "CommonCryptorSPI.h:CCCryptorGCMSetIV",
@@ -366,11 +542,34 @@ enum APIListIndex {
         "CommonCryptorSPI.h:CCCryptorGCMReset",
         "CommonDigest.h:CC_LONG",
         "CommonDigest.h:CC_LONG64",
+        "CommonDigest.h:CC_MD2_DIGEST_LENGTH",
+        "CommonDigest.h:CC_MD2_BLOCK_BYTES",
+        "CommonDigest.h:CC_MD2state_st",
+        "CommonDigest.h:CC_MD2_CTX",
+        "CommonDigest.h:CC_MD2state_st.init",
+        "CommonDigest.h:CC_MD2state_st.init(num:data:cksm:state:)",
+        "CommonDigest.h:CC_MD2state_st.num",
+        "CommonDigest.h:CC_MD2state_st.data",
+        "CommonDigest.h:CC_MD2state_st.cksm",
+        "CommonDigest.h:CC_MD2state_st.state",
+        "CommonDigest.h:CC_MD2_Init",
+        "CommonDigest.h:CC_MD2_Update",
+        "CommonDigest.h:CC_MD2_Final",
+        "CommonDigest.h:CC_MD2",
         "CommonDigest.h:CC_MD4_DIGEST_LENGTH",
         "CommonDigest.h:CC_MD4_BLOCK_BYTES",
         "CommonDigest.h:CC_MD4state_st",
         "CommonDigest.h:CC_MD4_CTX",
         "CommonDigest.h:CC_MD4state_st.init",
+        "CommonDigest.h:CC_MD4state_st.init(A:B:C:D:Nl:Nh:data:num:)",
+        "CommonDigest.h:CC_MD4state_st.A",
+        "CommonDigest.h:CC_MD4state_st.B",
+        "CommonDigest.h:CC_MD4state_st.C",
+        "CommonDigest.h:CC_MD4state_st.D",
+        "CommonDigest.h:CC_MD4state_st.Nl",
+        "CommonDigest.h:CC_MD4state_st.Nh",
+        "CommonDigest.h:CC_MD4state_st.data",
+        "CommonDigest.h:CC_MD4state_st.num",
         "CommonDigest.h:CC_MD4_Init",
         "CommonDigest.h:CC_MD4_Update",
         "CommonDigest.h:CC_MD4_Final",
@@ -380,6 +579,15 @@ enum APIListIndex {
         "CommonDigest.h:CC_MD5state_st",
         "CommonDigest.h:CC_MD5_CTX",
         "CommonDigest.h:CC_MD5state_st.init",
+        "CommonDigest.h:CC_MD5state_st.init(A:B:C:D:Nl:Nh:data:num:)",
+        "CommonDigest.h:CC_MD5state_st.A",
+        "CommonDigest.h:CC_MD5state_st.B",
+        "CommonDigest.h:CC_MD5state_st.C",
+        "CommonDigest.h:CC_MD5state_st.D",
+        "CommonDigest.h:CC_MD5state_st.Nl",
+        "CommonDigest.h:CC_MD5state_st.Nh",
+        "CommonDigest.h:CC_MD5state_st.data",
+        "CommonDigest.h:CC_MD5state_st.num",
         "CommonDigest.h:CC_MD5_Init",
         "CommonDigest.h:CC_MD5_Update",
         "CommonDigest.h:CC_MD5_Final",
@@ -389,6 +597,16 @@ enum APIListIndex {
         "CommonDigest.h:CC_SHA1state_st",
         "CommonDigest.h:CC_SHA1_CTX",
         "CommonDigest.h:CC_SHA1state_st.init",
+        "CommonDigest.h:CC_SHA1state_st.init(h0:h1:h2:h3:h4:Nl:Nh:data:num:)",
+        "CommonDigest.h:CC_SHA1state_st.h0",
+        "CommonDigest.h:CC_SHA1state_st.h1",
+        "CommonDigest.h:CC_SHA1state_st.h2",
+        "CommonDigest.h:CC_SHA1state_st.h3",
+        "CommonDigest.h:CC_SHA1state_st.h4",
+        "CommonDigest.h:CC_SHA1state_st.Nl",
+        "CommonDigest.h:CC_SHA1state_st.Nh",
+        "CommonDigest.h:CC_SHA1state_st.data",
+        "CommonDigest.h:CC_SHA1state_st.num",
         "CommonDigest.h:CC_SHA1_Init",
         "CommonDigest.h:CC_SHA1_Update",
         "CommonDigest.h:CC_SHA1_Final",
@@ -404,6 +622,10 @@ enum APIListIndex {
         "CommonDigest.h:CC_SHA256state_st",
         "CommonDigest.h:CC_SHA256_CTX",
         "CommonDigest.h:CC_SHA256state_st.init",
+        "CommonDigest.h:CC_SHA256state_st.init(count:hash:wbuf:)",
+        "CommonDigest.h:CC_SHA256state_st.count",
+        "CommonDigest.h:CC_SHA256state_st.hash",
+        "CommonDigest.h:CC_SHA256state_st.wbuf",
         "CommonDigest.h:CC_SHA256_Init",
         "CommonDigest.h:CC_SHA256_Update",
         "CommonDigest.h:CC_SHA256_Final",
@@ -419,6 +641,10 @@ enum APIListIndex {
         "CommonDigest.h:CC_SHA512state_st",
         "CommonDigest.h:CC_SHA512_CTX",
         "CommonDigest.h:CC_SHA512state_st.init",
+        "CommonDigest.h:CC_SHA512state_st.init(count:hash:wbuf:)",
+        "CommonDigest.h:CC_SHA512state_st.count",
+        "CommonDigest.h:CC_SHA512state_st.hash",
+        "CommonDigest.h:CC_SHA512state_st.wbuf",
         "CommonDigest.h:CC_SHA512_Init",
         "CommonDigest.h:CC_SHA512_Update",
         "CommonDigest.h:CC_SHA512_Final",
@@ -433,6 +659,8 @@ enum APIListIndex {
         "CommonHMAC.h:CC_HMAC_CONTEXT_SIZE",
         "CommonHMAC.h:CCHmacContext",
         "CommonHMAC.h:CCHmacContext.init",
+        "CommonHMAC.h:CCHmacContext.init(ctx:)",
+        "CommonHMAC.h:CCHmacContext.ctx",
         "CommonHMAC.h:CCHmacInit",
         "CommonHMAC.h:CCHmacUpdate",
         "CommonHMAC.h:CCHmacFinal",
@@ -449,6 +677,10 @@ enum APIListIndex {
         "CommonKeyDerivation.h:CCCalibratePBKDF",
         "CommonRandom.h:CCRNGStatus",
         "CommonRandom.h:CCRandomGenerateBytes",
+        "CommonRandomSPI.h:CCRandomRef",
+        "CommonRandomSPI.h:kCCRandomDefault",
+        "CommonRandomSPI.h:kCCRandomDevRandom",
+        "CommonRandomSPI.h:CCRandomCopyBytes",
         "CommonSymmetricKeywrap.h:kCCWRAPAES",
         "CommonSymmetricKeywrap.h:CCrfc3394_iv",
         "CommonSymmetricKeywrap.h:CCrfc3394_ivLen",
@@ -460,56 +692,5 @@ enum APIListIndex {
     ]
 
     /// Left out on purpose: the line, and the reason the list gives.
-    static let leftOut: [String: String] = [
-        "CommonCryptorSPI.h:CCCryptorGCM":
-            "deprecated by Apple for the one-shots; its decryption does not check the tag",
-        "CommonDigest.h:CC_MD2_DIGEST_LENGTH":
-            "OpenSSL 3 does not build MD2 (Apple deprecated it in macOS 10.15 / iOS 13)",
-        "CommonDigest.h:CC_MD2_BLOCK_BYTES":
-            "OpenSSL 3 does not build MD2 (Apple deprecated it in macOS 10.15 / iOS 13)",
-        "CommonDigest.h:CC_MD2state_st": "OpenSSL 3 does not build MD2 (Apple deprecated it in macOS 10.15 / iOS 13)",
-        "CommonDigest.h:CC_MD2_CTX": "OpenSSL 3 does not build MD2 (Apple deprecated it in macOS 10.15 / iOS 13)",
-        "CommonDigest.h:CC_MD2state_st.init":
-            "OpenSSL 3 does not build MD2 (Apple deprecated it in macOS 10.15 / iOS 13)",
-        "CommonDigest.h:CC_MD2state_st.num": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_MD2state_st.data": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_MD2state_st.cksm": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_MD2state_st.state": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_MD2_Init": "OpenSSL 3 does not build MD2 (Apple deprecated it in macOS 10.15 / iOS 13)",
-        "CommonDigest.h:CC_MD2_Update": "OpenSSL 3 does not build MD2 (Apple deprecated it in macOS 10.15 / iOS 13)",
-        "CommonDigest.h:CC_MD2_Final": "OpenSSL 3 does not build MD2 (Apple deprecated it in macOS 10.15 / iOS 13)",
-        "CommonDigest.h:CC_MD2": "OpenSSL 3 does not build MD2 (Apple deprecated it in macOS 10.15 / iOS 13)",
-        "CommonDigest.h:CC_MD4state_st.A": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_MD4state_st.B": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_MD4state_st.C": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_MD4state_st.D": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_MD4state_st.Nl": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_MD4state_st.Nh": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_MD4state_st.data": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_MD4state_st.num": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_MD5state_st.A": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_MD5state_st.B": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_MD5state_st.C": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_MD5state_st.D": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_MD5state_st.Nl": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_MD5state_st.Nh": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_MD5state_st.data": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_MD5state_st.num": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_SHA1state_st.h0": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_SHA1state_st.h1": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_SHA1state_st.h2": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_SHA1state_st.h3": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_SHA1state_st.h4": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_SHA1state_st.Nl": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_SHA1state_st.Nh": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_SHA1state_st.data": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_SHA1state_st.num": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_SHA256state_st.count": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_SHA256state_st.hash": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_SHA256state_st.wbuf": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_SHA512state_st.count": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_SHA512state_st.hash": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonDigest.h:CC_SHA512state_st.wbuf": "the contexts hold an OpenSSL context, not Apple's C state words",
-        "CommonHMAC.h:CCHmacContext.ctx": "the contexts hold an OpenSSL context, not Apple's C state words",
-    ]
+    static let leftOut: [String: String] = [:]
 }

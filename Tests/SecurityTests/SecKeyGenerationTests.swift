@@ -60,14 +60,14 @@ import Testing
     nonisolated(unsafe) static let badParameters: [String: [String: Any]] = [
         "no type": [kSecAttrKeySizeInBits as String: 256],
         "no size": [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom],
-        "P-192": [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 192],
+        "EC-255": [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 255],
         "RSA-256": [kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits as String: 256],
         "RSA-16384": [kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits as String: 16384],
         "unknown type": [kSecAttrKeyType as String: "999", kSecAttrKeySizeInBits as String: 256],
         "bad size": [kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits as String: "big"],
     ]
 
-    @Test(arguments: ["no type", "no size", "P-192", "RSA-256", "RSA-16384", "unknown type", "bad size"])
+    @Test(arguments: ["no type", "no size", "EC-255", "RSA-256", "RSA-16384", "unknown type", "bad size"])
     func badGenerationParametersGiveErrSecParam(label: String) {
         let params = Self.badParameters[label] ?? [:]
         var error: Unmanaged<CFError>?

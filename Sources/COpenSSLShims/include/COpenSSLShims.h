@@ -34,14 +34,14 @@ void *osec_rsa_public_from_pkcs1(const void *der, size_t len, int *status);
 /// Cheap sanity checks of any RSA EVP_PKEY (modulus size, exponent, p*q == n). Returns an OSEC_KEY_* code.
 int osec_rsa_check(const void *pkey, int is_private);
 
-/// Curve index used by the EC shims: 0 = P-256, 1 = P-384, 2 = P-521.
+/// Curve index used by the EC shims: 0 = P-256, 1 = P-384, 2 = P-521, 3 = P-192, 4 = P-224.
 /// EC public key from an encoded point (uncompressed or compressed) via EVP_PKEY_fromdata.
 void *osec_ec_public_from_point(int curve, const void *point, size_t point_len, int *status);
 /// EC private key from scalar K (big-endian, any length <= field size). If `point` is non-NULL it must
 /// equal K*G (uncompressed or compressed encoding); otherwise the public point is computed.
 void *osec_ec_private_from_scalar(int curve, const void *scalar, size_t scalar_len,
                                   const void *point, size_t point_len, int *status);
-/// Curve index (0/1/2) of an EC EVP_PKEY, or -1.
+/// Curve index (0 to 4) of an EC EVP_PKEY, or -1.
 int osec_ec_curve_of(const void *pkey);
 
 /// HMAC through a cached per-digest template context (no algorithm fetch per call). Returns 1 on success.
@@ -60,8 +60,9 @@ int osec_kdf_x963(const void *kdf, const char *digest, const void *secret, size_
 
 /// AES-GCM with an IV longer than the 128 bytes OpenSSL 3.0's GCM provider accepts, through libcrypto's exported
 /// GCM128 mode functions (the same GHASH/CTR code the provider uses). `encrypt` 1: seals `in` into `out` and
-/// writes `tag_len` tag bytes; 0: opens `in` into `out` and checks `tag` (constant time). Returns 1 on success,
-/// 0 on a tag mismatch, -1 on any other failure.
+/// writes `tag_len` tag bytes; 0: opens `in` into `out` and checks `tag` (constant time); 2: decrypts `in` into
+/// `out` and writes the tag computed over `in` to `tag` without checking anything (Apple's deprecated
+/// `CCCryptorGCM`, whose caller compares). Returns 1 on success, 0 on a tag mismatch, -1 on any other failure.
 int osec_aes_gcm_long_iv(int encrypt, const void *key, size_t key_len, const void *iv, size_t iv_len,
                          const void *aad, size_t aad_len, const void *in, size_t in_len, void *out,
                          void *tag, size_t tag_len);
@@ -106,5 +107,18 @@ int osec_hmac_ctx_final(void *ctx, void *out, unsigned int *out_len);
 void *osec_hmac_ctx_dup(const void *ctx);
 /// Frees (and cleanses) a context; NULL is ignored.
 void osec_hmac_ctx_free(void *ctx);
+
+
+/// Incremental digests whose whole state is plain bytes owned by the caller (the low-level MD4_CTX, MD5_CTX,
+/// SHA_CTX, SHA256_CTX and SHA512_CTX, deprecated API called here with deprecation warnings suppressed), for
+/// CommonCrypto's `CC_*_CTX`, which code allocates itself and copies by value. `algorithm`: 0 MD4, 1 MD5,
+/// 2 SHA-1, 3 SHA-224, 4 SHA-256, 5 SHA-384, 6 SHA-512. `state` is at least OSEC_PLAIN_DIGEST_STATE_SIZE
+/// bytes, 8-aligned. Each returns 1 on success, 0 for an unknown algorithm or a failure.
+#define OSEC_PLAIN_DIGEST_STATE_SIZE 224
+int osec_plain_digest_init(int algorithm, void *state);
+/// Feeds `len` bytes (`data` may be NULL when `len` is 0).
+int osec_plain_digest_update(int algorithm, void *state, const void *data, size_t len);
+/// Writes the digest to `out` (the algorithm's length) and cleanses `state`.
+int osec_plain_digest_final(int algorithm, void *state, void *out);
 
 #endif

@@ -141,6 +141,8 @@ extension ECCurve {
         case .p256: "prime256v1"
         case .p384: "secp384r1"
         case .p521: "secp521r1"
+        case .p192: "prime192v1"
+        case .p224: "secp224r1"
         }
     }
 }

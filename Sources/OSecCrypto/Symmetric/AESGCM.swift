@@ -90,6 +90,25 @@ package enum AESGCM {
         }
     }
 
+    /// Apple's deprecated `CCCryptorGCM` on caller buffers: encrypting, seals `count` bytes at `input` into
+    /// `output` and writes the `tagCount`-byte tag to `tag`; decrypting, opens `input` into `output` and writes
+    /// the tag computed over the ciphertext to `tag`, checking nothing (the caller compares it with the tag it
+    /// expects, as with Apple's). Any IV length from 1 byte; `aad`, `input` and `output` may be nil when their
+    /// counts are 0; `output` may be `input`.
+    /// - Throws: `.invalidParameter` for a key length other than 16, 24 or 32, an empty IV or a tag length
+    ///   outside 1...16; `.internalError` when OpenSSL fails.
+    package static func legacyOneShot(
+        encrypt: Bool, key: UnsafeRawPointer, keyCount: Int, iv: UnsafeRawPointer, ivCount: Int,
+        aad: UnsafeRawPointer?, aadCount: Int, input: UnsafeRawPointer?, count: Int,
+        output: UnsafeMutableRawPointer?, tag: UnsafeMutableRawPointer, tagCount: Int
+    ) throws(CryptoError) {
+        guard [16, 24, 32].contains(keyCount), ivCount > 0, (1...16).contains(tagCount), aadCount >= 0, count >= 0
+        else { throw CryptoError(.invalidParameter, "AES-GCM parameters out of range") }
+        let rc = osec_aes_gcm_long_iv(
+            encrypt ? 1 : 2, key, keyCount, iv, ivCount, aad, aadCount, input, count, output, tag, tagCount)
+        guard rc == 1 else { throw CryptoError(.internalError, "AES-GCM failed") }
+    }
+
     /// GCM with a nonce longer than the EVP provider takes (libcrypto's GCM128 functions, via the shim).
     private static func longNonce(
         encrypt: Bool, key: Data, nonce: Data, input: Data, aad: Data, tag: inout Data

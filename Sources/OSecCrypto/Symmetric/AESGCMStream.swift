@@ -31,6 +31,15 @@ package final class AESGCMStream {
     private var pendingIV: [UInt8] = []
     /// Message bytes so far (SP 800-38D's limit is checked on every piece).
     private var messageLength = 0
+    /// For a decrypting stream: an encrypting context under the same key, fed the IV, the additional data and
+    /// the plaintext when the IV came the deprecated way (``appendIV(_:count:)``). Encrypting the plaintext gives
+    /// back the ciphertext, so its tag is the tag of the ciphertext, which Apple's deprecated
+    /// `CCCryptorGCMFinal` hands back on decryption (``finishLegacy(tag:tagCount:)``).
+    private let tagShadow: CipherContext?
+    /// Whether ``tagShadow`` follows the current message.
+    private var shadowing = false
+    /// Where ``tagShadow`` writes the ciphertext it recomputes (discarded).
+    private var shadowScratch = [UInt8]()
 
     /// Keys an AES-GCM context: `keyCount` 16, 24 or 32 bytes at `key`.
     /// - Throws: `.invalidParameter` for another key length.
@@ -42,6 +51,15 @@ package final class AESGCMStream {
             EVP_CipherInit_ex2(
                 context.raw, cipher, key.assumingMemoryBound(to: UInt8.self), nil, encrypt ? 1 : 0, nil),
             "EVP_CipherInit_ex2")
+        if encrypt {
+            tagShadow = nil
+        } else {
+            let shadow = try CipherContext()
+            try ossl(
+                EVP_CipherInit_ex2(shadow.raw, cipher, key.assumingMemoryBound(to: UInt8.self), nil, 1, nil),
+                "EVP_CipherInit_ex2")
+            tagShadow = shadow
+        }
     }
 
     /// Whether the stream encrypts (else it decrypts).
@@ -67,6 +85,7 @@ package final class AESGCMStream {
             throw CryptoError(.invalidParameter, "GCM IV longer than \(AESGCM.maximumNonceLength) bytes")
         }
         if let iv, count > 0 { pendingIV.append(contentsOf: Data(bytes: iv, count: count)) }
+        shadowing = tagShadow != nil
     }
 
     /// Feeds `count` bytes of additional authenticated data.
@@ -86,6 +105,12 @@ package final class AESGCMStream {
                 EVP_CipherUpdate(
                     context.raw, nil, &written, aad.advanced(by: offset).assumingMemoryBound(to: UInt8.self),
                     Int32(length)), "EVP_CipherUpdate(AAD)")
+            if shadowing, let shadow = tagShadow {
+                try ossl(
+                    EVP_CipherUpdate(
+                        shadow.raw, nil, &written, aad.advanced(by: offset).assumingMemoryBound(to: UInt8.self),
+                        Int32(length)), "EVP_CipherUpdate(AAD)")
+            }
         }
     }
 
@@ -117,6 +142,47 @@ package final class AESGCMStream {
                     input.advanced(by: offset).assumingMemoryBound(to: UInt8.self), Int32(length)),
                 "EVP_CipherUpdate")
         }
+        if shadowing { try shadowPlaintext(UnsafeRawPointer(output), count: count) }
+    }
+
+    /// Feeds the plaintext just produced to ``tagShadow`` in scratch-sized pieces.
+    private func shadowPlaintext(_ plaintext: UnsafeRawPointer, count: Int) throws(CryptoError) {
+        guard let shadow = tagShadow else { return }
+        let pieceSize = 16 * 1024
+        if shadowScratch.count < Swift.min(count, pieceSize) { shadowScratch = [UInt8](repeating: 0, count: pieceSize) }
+        var offset = 0
+        while offset < count {
+            let length = Swift.min(pieceSize, count - offset)
+            var written: Int32 = 0
+            let ok = shadowScratch.withUnsafeMutableBufferPointer { scratch in
+                EVP_CipherUpdate(
+                    shadow.raw, scratch.baseAddress, &written,
+                    plaintext.advanced(by: offset).assumingMemoryBound(to: UInt8.self), Int32(length))
+            }
+            try ossl(ok, "EVP_CipherUpdate")
+            offset += length
+        }
+    }
+
+    /// Apple's deprecated `CCCryptorGCMFinal`: encrypting, as ``finish(tag:tagCount:)``; decrypting a message whose
+    /// IV came through ``appendIV(_:count:)``, writes the tag computed over the ciphertext to `tag` and checks
+    /// nothing (the caller compares, as Apple's header tells it to). A decryption whose IV was set with
+    /// ``setIV(_:count:)`` checks the tag at `tag`, as ``finish(tag:tagCount:)`` does.
+    /// - Throws: what ``finish(tag:tagCount:)`` throws, except a tag mismatch on a legacy decryption.
+    package func finishLegacy(tag: UnsafeMutableRawPointer?, tagCount: Int) throws(CryptoError) {
+        try applyPendingIV()
+        guard shadowing, let shadow = tagShadow else { return try finish(tag: tag, tagCount: tagCount) }
+        guard stage == .additionalData || stage == .message else {
+            throw CryptoError(.invalidParameter, "the GCM tag needs an IV and is produced once")
+        }
+        guard let tag, AESGCM.bufferTagLengths.contains(tagCount) else {
+            throw CryptoError(.invalidParameter, "GCM tag length must be 8...16 bytes")
+        }
+        stage = .finished
+        var scratch: UInt8 = 0
+        var written: Int32 = 0
+        try ossl(EVP_CipherFinal_ex(shadow.raw, &scratch, &written), "EVP_EncryptFinal_ex")
+        try ossl(EVP_CIPHER_CTX_ctrl(shadow.raw, EVP_CTRL_GCM_GET_TAG, Int32(tagCount), tag), "GCM get tag")
     }
 
     /// Ends the message. Encrypting: writes the first `tagCount` bytes of the tag to `tag`. Decrypting: checks
@@ -150,6 +216,7 @@ package final class AESGCMStream {
         stage = .needsIV
         pendingIV = []
         messageLength = 0
+        shadowing = false
     }
 
     private func applyPendingIV() throws(CryptoError) {
@@ -168,6 +235,12 @@ package final class AESGCMStream {
         try ossl(
             EVP_CipherInit_ex2(context.raw, nil, nil, iv.assumingMemoryBound(to: UInt8.self), encrypting ? 1 : 0, nil),
             "EVP_CipherInit_ex2")
+        if shadowing, let shadow = tagShadow {
+            try ossl(EVP_CIPHER_CTX_ctrl(shadow.raw, EVP_CTRL_GCM_SET_IVLEN, Int32(count), nil), "GCM set IV length")
+            try ossl(
+                EVP_CipherInit_ex2(shadow.raw, nil, nil, iv.assumingMemoryBound(to: UInt8.self), 1, nil),
+                "EVP_CipherInit_ex2")
+        }
         stage = .additionalData
     }
 

@@ -33,7 +33,7 @@ enum SecKeyGeneration {
                 key = try AsymmetricKey.generateRSA(bits: bits)
             case .ec:
                 guard let curve = ECCurve.allCases.first(where: { $0.bits == bits }) else {
-                    throw SecError.param("Unsupported EC key size: \(bits) bits (256, 384 or 521)")
+                    throw SecError.param("Unsupported EC key size: \(bits) bits (192, 224, 256, 384 or 521)")
                 }
                 key = try AsymmetricKey.generateEC(curve)
             }

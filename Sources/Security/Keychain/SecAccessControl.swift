@@ -42,9 +42,9 @@ public struct SecAccessControlCreateFlags: OptionSet, Sendable, Hashable {
 /// compares their contents too).
 public final class SecAccessControl: NSObject, @unchecked Sendable {  // immutable
     /// The protection class, a `kSecAttrAccessible…` value such as `"ak"`.
-    let protection: String
+    package let protection: String
     /// The flags it was created with.
-    let flags: SecAccessControlCreateFlags
+    package let flags: SecAccessControlCreateFlags
 
     init(protection: String, flags: SecAccessControlCreateFlags) {
         self.protection = protection
