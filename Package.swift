@@ -50,6 +50,11 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
+        .systemLibrary(
+            name: "CDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
         // Baseline measurements of OpenSSL itself, for the benchmark executable only.
         .target(name: "COpenSSLBaseline", dependencies: ["COpenSSL", "CSQLite", "CLibPQ"]),
         .target(name: "OpenSSLBaseline", dependencies: ["COpenSSLBaseline"]),
@@ -65,6 +70,8 @@ let package = Package(
         .target(name: "OSecTLSCore", dependencies: ["CLibSSL", "CTLSShims"]),
         // PostgreSQL client (libpq): connections, parameterized queries, LISTEN/NOTIFY (the keychain's sync).
         .target(name: "OSecPostgres", dependencies: ["CLibPQ"]),
+        // libdbus: bus connections, typed messages, object dispatch (the keychain's Secret Service provider).
+        .target(name: "OSecDBus", dependencies: ["CDBus"]),
 
         // MARK: Pure Swift layers
         .target(name: "OSecASN1"),
