@@ -86,6 +86,10 @@ let package = Package(
         // Synchronizable items shared across machines through PostgreSQL, end-to-end encrypted.
         .target(
             name: "OSecSync", dependencies: ["OSecKeychain", "OSecPostgres", "OSecCrypto", "OSecSystem", "OSecASN1"]),
+        // The freedesktop Secret Service (org.freedesktop.secrets) over the keychain store.
+        .target(
+            name: "OSecSecretService",
+            dependencies: ["OSecKeychain", "OSecDBus", "OSecCrypto", "OSecSystem", "OSecASN1"]),
 
         // MARK: Apple's API
         .target(
@@ -108,6 +112,7 @@ let package = Package(
             dependencies: [
                 "Security", "CommonCrypto", "OSecASN1", "OSecSystem", "OSecKeychainAgent", "OpenSecurityTLS",
                 "OpenSecurityKit",
+                "OSecSecretService",
             ]),
         .executableTarget(
             name: "Benchmarks",
