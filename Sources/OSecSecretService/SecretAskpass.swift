@@ -8,6 +8,8 @@ enum SecretAskpass {
     static let variables = ["OPENSECURITY_ASKPASS", "SSH_ASKPASS"]
     /// The most bytes read from the program.
     static let maximumOutput = 64 * 1024
+    /// How long the program may take (someone may be typing a password into it).
+    static let timeout: DispatchTimeInterval = .seconds(120)
 
     /// The password, or `nil` when no program is configured, it cannot run, or it exits unsuccessfully.
     static func ask(_ question: String, environment: [String: String]) -> Data? {
@@ -22,7 +24,21 @@ enum SecretAskpass {
         process.standardOutput = output
         process.standardInput = FileHandle.nullDevice
         do { try process.run() } catch { return nil }
-        var data = output.fileHandleForReading.readDataToEndOfFile()
+        // Read in the background so that a program that never answers is stopped after `timeout`.
+        nonisolated(unsafe) var data = Data()
+        let finished = DispatchSemaphore(value: 0)
+        let reader = output.fileHandleForReading
+        DispatchQueue.global().async {
+            data = reader.readDataToEndOfFile()
+            finished.signal()
+        }
+        if finished.wait(timeout: .now() + timeout) == .timedOut {
+            process.terminate()
+            finished.wait()
+            process.waitUntilExit()
+            data.resetBytes(in: 0..<data.count)
+            return nil
+        }
         process.waitUntilExit()
         guard process.terminationStatus == 0, data.count <= maximumOutput else {
             data.resetBytes(in: 0..<data.count)

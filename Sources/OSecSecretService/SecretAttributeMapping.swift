@@ -87,8 +87,10 @@ enum SecretAttributeMapping {
     }
 
     /// The keychain attributes of an item a client creates with `attributes` and `label`.
+    /// - Parameter duplicate: a random suffix for the view hint, for a second item with the same map (CreateItem
+    ///   without `replace` adds one, as the specification says).
     static func keychainAttributes(
-        _ attributes: [String: String], label: String, contentType: String
+        _ attributes: [String: String], label: String, contentType: String, duplicate: String? = nil
     ) -> [String: AttributeValue] {
         var stored = genericMarker
         stored.append(encodeStored(attributes, contentType: contentType))
@@ -97,7 +99,7 @@ enum SecretAttributeMapping {
             "acct": .string(attributes["account"] ?? attributes["username"] ?? attributes["user"] ?? ""),
             "labl": .string(label),
             "gena": .data(stored),
-            "vwht": .string(digestPrefix + identityDigest(attributes)),
+            "vwht": .string(digestPrefix + identityDigest(attributes) + (duplicate.map { ":" + $0 } ?? "")),
         ]
     }
 

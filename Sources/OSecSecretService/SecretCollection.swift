@@ -104,7 +104,7 @@ final class SecretCollection {
             }
             for item in try store.find(storeQuery) {
                 let projection = SecretAttributeMapping.project(item)
-                guard Self.matches(projection.attributes, query) else { continue }
+                guard Self.matches(projection, query) else { continue }
                 views.append(Self.view(item, projection))
             }
         }
@@ -120,6 +120,21 @@ final class SecretCollection {
 
     static func matches(_ attributes: [String: String], _ query: [String: String]) -> Bool {
         query.allSatisfy { attributes[$0.key] == $0.value }
+    }
+
+    /// The names clients use for the account of an item (`account`, `username` for Python keyring, `user` for
+    /// libsecret's network schema).
+    static let accountNames: Set<String> = ["account", "username", "user"]
+
+    /// Whether a keychain item matches: every queried attribute equal. For an item added through SecItem or
+    /// `security` (no stored map), a query's `account`, `username` or `user` matches its account under any of the
+    /// three names.
+    static func matches(_ projection: SecretAttributeMapping.Projection, _ query: [String: String]) -> Bool {
+        query.allSatisfy { key, value in
+            if let own = projection.attributes[key] { return own == value }
+            guard !projection.isOwnItem, accountNames.contains(key) else { return false }
+            return accountNames.contains { projection.attributes[$0] == value }
+        }
     }
 
     /// `g<uuid hex>` for generic passwords, `i<uuid hex>` for internet passwords.

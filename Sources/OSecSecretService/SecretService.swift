@@ -400,10 +400,13 @@ package final class SecretService: DBusObjectHandler {
                     return [.objectPath(SecretServicePaths.item(collection.name, existing.id)), .objectPath("/")]
                 }
             }
+            // A second item with the same map (no replace) gets a random suffix to its identity digest.
+            let duplicate =
+                attempt == 0 ? nil : (try? SecureRandom.bytes(8))?.map { String(format: "%02x", $0) }.joined()
             let item = NewItem(
                 itemClass: .genericPassword,
                 attributes: SecretAttributeMapping.keychainAttributes(
-                    attributes, label: label, contentType: contentType),
+                    attributes, label: label, contentType: contentType, duplicate: duplicate),
                 accessGroup: SecretAttributeMapping.accessGroup, secret: plain)
             do {
                 let added = try store.add(item)
@@ -411,8 +414,9 @@ package final class SecretService: DBusObjectHandler {
                 itemCreated(collection, id)
                 return [.objectPath(SecretServicePaths.item(collection.name, id)), .objectPath("/")]
             } catch  where error.code == .duplicateItem {
-                // The same map exists (another client was first): with replace, replace it; else say so.
-                if !replace || attempt == 1 { throw .failed("an item with these attributes exists already") }
+                // The same map exists (another client may have been first): with replace, replace it; without,
+                // add a second item with the same map.
+                if attempt == 1 { throw .failed("an item with these attributes exists already") }
             } catch {
                 throw Self.map(error)
             }

@@ -10,6 +10,8 @@ package enum SecretServiceServer {
         case busGone
         /// Another provider took `org.freedesktop.secrets` (`--replace`).
         case replaced
+        /// SIGTERM, SIGINT or SIGHUP.
+        case stopped
     }
 
     /// Connects to `address` (default: `DBUS_SESSION_BUS_ADDRESS`), owns `org.freedesktop.secrets` (taking it from
@@ -29,10 +31,17 @@ package enum SecretServiceServer {
                 "org.freedesktop.DBus.Error.AddressInUse",
                 "\(SecretService.busName) is owned by another provider (use --replace to take it over)")
         }
+        // Stop cleanly on SIGTERM, SIGINT and SIGHUP (checked between messages, at least twice a second).
+        SystemProcess.unblockTerminationSignals()
+        SystemProcess.recordTerminationSignals()
         ready(connection.uniqueName)
-        switch server.run() {
+        switch server.run(pollMilliseconds: 500, while: { !SystemProcess.terminationRequested }) {
         case .nameLost: return .replaced
-        case .disconnected, .stopped: return .busGone
+        case .disconnected: return .busGone
+        case .stopped:
+            connection.releaseName(SecretService.busName)
+            connection.flush()
+            return .stopped
         }
     }
 }
