@@ -170,6 +170,10 @@ let package = Package(
         .testTarget(
             name: "CommonCryptoSwift5Tests", dependencies: ["CommonCrypto"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
+        // The Secret Service provider against secret-tool, secretstorage, keyring and gdbus on a private bus.
+        .testTarget(
+            name: "SecretServiceTests",
+            dependencies: ["OSecSecretService", "OSecDBus", "OSecKeychain", "OSecCrypto", "OSecTestSupport"]),
         .testTarget(
             name: "OpenSecurityKitTests",
             dependencies: ["OpenSecurityKit", "Security", "CommonCrypto", "OSecTestSupport"]),
