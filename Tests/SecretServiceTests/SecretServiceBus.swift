@@ -23,7 +23,8 @@ final class SecretServiceBus: @unchecked Sendable {  // used by one test at a ti
         return nil
     }
 
-    init() throws {
+    /// - Parameter allowOtherUsers: let every Unix user connect to the bus (to test that the service refuses them).
+    init(allowOtherUsers: Bool = false) throws {
         directory = try TemporaryDirectory(prefix: "osec-secret-service")
         keychain = directory.path("keychains/login.keychain-db")
         lockedKeychain = directory.path("keychains/vault.keychain-db")
@@ -39,7 +40,7 @@ final class SecretServiceBus: @unchecked Sendable {  // used by one test at a ti
               <type>session</type>
               <listen>unix:path=\(directory.path("bus"))</listen>
               <auth>EXTERNAL</auth>
-              <policy context="default">
+              <policy context="default">\(allowOtherUsers ? "\n    <allow user=\"*\"/>" : "")
                 <allow send_destination="*" eavesdrop="true"/>
                 <allow eavesdrop="true"/>
                 <allow own="*"/>

@@ -249,6 +249,30 @@ struct SecretServiceInteropTests {
                 "/org/freedesktop/secrets/collection/login"))
     }
 
+    @Test func callersOfAnotherUserAreRefused() throws {
+        let bus = try SecretServiceBus(allowOtherUsers: true)
+        defer { bus.stop() }
+        guard try bus.run("/usr/bin/id", ["-u"]).stdout == "0\n",
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+        else {
+            print("callersOfAnotherUserAreRefused: skipped, needs root and setpriv to run a client as nobody")
+            return
+        }
+        let other = try bus.run(
+            "/usr/bin/setpriv",
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/gdbus", "call", "--session", "--dest",
+                "org.freedesktop.secrets", "--object-path", "/org/freedesktop/secrets", "--method",
+                "org.freedesktop.Secret.Service.ReadAlias", "default",
+            ])
+        #expect(other.status != 0)
+        #expect(other.stderr.contains("org.freedesktop.DBus.Error.AccessDenied"), "\(other.stderr)")
+        // The owner still gets answers.
+        #expect(
+            try bus.call("/org/freedesktop/secrets", "org.freedesktop.Secret.Service.ReadAlias", ["'default'"]).stdout
+                .contains("/org/freedesktop/secrets/collection/login"))
+    }
+
     @Test func twoClientsAndSecurityWriteConcurrentlyAndNothingIsLost() throws {
         let bus = try SecretServiceBus()
         defer { bus.stop() }
