@@ -23,8 +23,14 @@ final class SecretServiceBus: @unchecked Sendable {  // used by one test at a ti
         return nil
     }
 
-    /// - Parameter allowOtherUsers: let every Unix user connect to the bus (to test that the service refuses them).
-    init(allowOtherUsers: Bool = false) throws {
+    /// Whether the processes use a keychain agent (in the private runtime directory; stopped by ``stop()``).
+    let usesAgent: Bool
+
+    /// - Parameters:
+    ///   - allowOtherUsers: let every Unix user connect to the bus (to test that the service refuses them).
+    ///   - agent: let `security unlock-keychain` share unlocked keychains through a keychain agent.
+    init(allowOtherUsers: Bool = false, agent: Bool = false) throws {
+        usesAgent = agent
         directory = try TemporaryDirectory(prefix: "osec-secret-service")
         keychain = directory.path("keychains/login.keychain-db")
         lockedKeychain = directory.path("keychains/vault.keychain-db")
@@ -83,7 +89,7 @@ final class SecretServiceBus: @unchecked Sendable {  // used by one test at a ti
         env["XDG_RUNTIME_DIR"] = directory.path("run")
         env["OPENSECURITY_KEYCHAIN"] = keychain
         env["OPENSECURITY_KEYCHAIN_PREFERENCES"] = directory.path("config/keychain-preferences.plist")
-        env["OPENSECURITY_KEYCHAIN_AGENT"] = "off"
+        env["OPENSECURITY_KEYCHAIN_AGENT"] = usesAgent ? "on" : "off"
         env["OPENSECURITY_ASKPASS"] = directory.path("askpass.sh")
         env["NO_AT_BRIDGE"] = "1"
         env.removeValue(forKey: "DISPLAY")
@@ -116,6 +122,7 @@ final class SecretServiceBus: @unchecked Sendable {  // used by one test at a ti
     /// signal mask that blocks SIGTERM (dbus-daemon does not unblock it), so whatever is still running after a
     /// grace period gets SIGKILL.
     func stop() {
+        if usesAgent { _ = try? security(["keychain-agent", "-s"]) }
         if let provider, provider.isRunning { provider.terminate() }
         for process in [provider, daemon].compactMap({ $0 }) {
             let deadline = Date().addingTimeInterval(process === provider ? 5 : 0)

@@ -249,6 +249,33 @@ struct SecretServiceInteropTests {
                 "/org/freedesktop/secrets/collection/login"))
     }
 
+    @Test func securityUnlockAndLockAreSeenByTheService() throws {
+        let bus = try SecretServiceBus(agent: true)
+        defer { bus.stop() }
+        let vault = "/org/freedesktop/secrets/collection/vault"
+        func locked() throws -> String {
+            try bus.call(vault, "org.freedesktop.DBus.Properties.Get", ["org.freedesktop.Secret.Collection", "Locked"])
+                .stdout
+        }
+        #expect(try bus.security(["lock-keychain", bus.lockedKeychain]).status == 0)
+        #expect(try locked() == "(<true>,)\n")
+        #expect(try bus.security(["unlock-keychain", "-p", bus.lockedPassword, bus.lockedKeychain]).status == 0)
+        #expect(try locked() == "(<false>,)\n")
+        // Unlocked through the agent: the service reads and writes the keychain without a prompt.
+        #expect(
+            try bus.secretTool(
+                ["store", "--collection=\(vault)", "--label=v", "service", "agent.example"], input: "via-agent"
+            ).status == 0)
+        #expect(try bus.secretTool(["lookup", "service", "agent.example"]).stdout == "via-agent")
+        // The service's Lock makes the agent forget the keychain: `security` sees it locked.
+        let lock = try bus.call(
+            "/org/freedesktop/secrets", "org.freedesktop.Secret.Service.Lock", ["['\(vault)']"])
+        #expect(lock.status == 0, "\(lock.stderr)")
+        #expect(try locked() == "(<true>,)\n")
+        #expect(
+            try bus.security(["find-generic-password", "-s", "agent.example", "-w", bus.lockedKeychain]).status != 0)
+    }
+
     @Test func callersOfAnotherUserAreRefused() throws {
         let bus = try SecretServiceBus(allowOtherUsers: true)
         defer { bus.stop() }
