@@ -39,6 +39,11 @@ final class SecretCollection {
     var modified: UInt64
     /// The `session` collection's items, by id.
     var memoryItems: [String: MemoryItem] = [:]
+    /// Projections of keychain items by persistent ref, valid while the item's modification date is unchanged (the
+    /// stored map is decoded once, not at every search).
+    private var projections: [PersistentRef: (modified: Date, projection: SecretAttributeMapping.Projection)] = [:]
+    /// The most projections kept (the cache is emptied beyond).
+    static let maximumCachedProjections = 100_000
     private var nextMemoryID = 1
 
     init(name: String, label: String, backing: Backing) {
@@ -103,12 +108,23 @@ final class SecretCollection {
                 if let server = query["server"] { storeQuery.attributes["srvr"] = .string(server) }
             }
             for item in try store.find(storeQuery) {
-                let projection = SecretAttributeMapping.project(item)
+                let projection = project(item)
                 guard Self.matches(projection, query) else { continue }
                 views.append(Self.view(item, projection))
             }
         }
         return views
+    }
+
+    /// The Secret Service view of `item`, from the cache when the item did not change.
+    func project(_ item: KeychainItem) -> SecretAttributeMapping.Projection {
+        if let cached = projections[item.persistentRef], cached.modified == item.modificationDate {
+            return cached.projection
+        }
+        let projection = SecretAttributeMapping.project(item)
+        if projections.count >= Self.maximumCachedProjections { projections.removeAll() }
+        projections[item.persistentRef] = (item.modificationDate, projection)
+        return projection
     }
 
     static func view(_ item: KeychainItem, _ projection: SecretAttributeMapping.Projection) -> SecretItemView {
@@ -168,6 +184,16 @@ final class SecretCollection {
         return try store.find(persistentRef: ref)
     }
 
+    /// Whether an item with id `id` exists (one indexed lookup, no attributes read).
+    func hasItem(_ id: String) -> Bool {
+        guard let store else { return memoryItems[id] != nil }
+        guard let ref = Self.persistentRef(ofItemID: id) else { return false }
+        var query = ItemQuery(persistentRef: ref)
+        query.includesAttributes = false
+        query.limit = 1
+        return ((try? store.find(query)) ?? []).isEmpty == false
+    }
+
     /// The item with id `id`, or `nil`.
     func item(_ id: String) throws(KeychainStoreError) -> SecretItemView? {
         if store == nil {
@@ -177,14 +203,31 @@ final class SecretCollection {
                 created: item.created, modified: item.modified)
         }
         guard let item = try keychainItem(id) else { return nil }
-        return Self.view(item, SecretAttributeMapping.project(item))
+        return Self.view(item, project(item))
+    }
+
+    /// The secrets and content types of the items `ids` (missing ones left out), with one lookup per item class.
+    func secrets(_ ids: [String]) throws(KeychainStoreError) -> [String: (secret: Data, contentType: String)] {
+        var result: [String: (secret: Data, contentType: String)] = [:]
+        guard let store else {
+            for id in ids { if let item = memoryItems[id] { result[id] = (item.secret, item.contentType) } }
+            return result
+        }
+        let refs = ids.compactMap(Self.persistentRef(ofItemID:))
+        for itemClass in [ItemClass.genericPassword, .internetPassword] {
+            let wanted = refs.filter { $0.itemClass == itemClass }
+            guard !wanted.isEmpty else { continue }
+            for item in try store.find(ItemQuery(itemClass: itemClass, persistentRefs: wanted)) {
+                let secret = try item.secret?.open() ?? Data()
+                result[Self.itemID(item.persistentRef)] = (secret, project(item).contentType)
+            }
+        }
+        return result
     }
 
     /// The secret of item `id` (`nil` when there is no such item).
-    func secret(_ id: String) throws(KeychainStoreError) -> Data? {
-        if store == nil { return memoryItems[id]?.secret }
-        guard let item = try keychainItem(id) else { return nil }
-        return try item.secret?.open() ?? Data()
+    func secret(_ id: String) throws(KeychainStoreError) -> (secret: Data, contentType: String)? {
+        try secrets([id])[id]
     }
 }
 

@@ -88,6 +88,21 @@ package final class SecretService: DBusObjectHandler {
 
     private func collection(named name: String) -> SecretCollection? { collections.first { $0.name == name } }
 
+    /// The collection and item id an item path names, without checking that the item exists.
+    private func itemLocation(_ path: String) -> (SecretCollection, String)? {
+        for (prefix, isAlias) in [(SecretServicePaths.collectionPrefix, false), (SecretServicePaths.aliasPrefix, true)]
+        where path.hasPrefix(prefix) {
+            let parts = path.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2 else { return nil }
+            let first = String(parts[0])
+            guard let name = isAlias ? aliases[first] : first, let collection = collection(named: name) else {
+                return nil
+            }
+            return (collection, String(parts[1]))
+        }
+        return nil
+    }
+
     private func resolve(_ path: String) -> Object? {
         if path == SecretServicePaths.service { return .service }
         for (prefix, isAlias) in [(SecretServicePaths.collectionPrefix, false), (SecretServicePaths.aliasPrefix, true)]
@@ -100,7 +115,7 @@ package final class SecretService: DBusObjectHandler {
             }
             if parts.count == 1 { return .collection(collection) }
             let id = String(parts[1])
-            guard (try? collection.item(id)) != nil else { return nil }
+            guard collection.hasItem(id) else { return nil }
             return .item(collection, id)
         }
         if path.hasPrefix(SecretServicePaths.sessionPrefix), let session = sessions[path] { return .session(session) }
@@ -178,13 +193,31 @@ package final class SecretService: DBusObjectHandler {
             return try lock(arguments[0].objectPathsValue ?? [])
         case (.service, "GetSecrets"):
             let session = try session(arguments[1].objectPathValue ?? "", sender: call.sender)
-            var entries: [DBusDictionaryEntry] = []
+            // One lookup per collection and item class; items of locked collections and unknown paths left out.
+            var wanted: [(collection: SecretCollection, ids: [(path: String, id: String)])] = []
             for path in arguments[0].objectPathsValue ?? [] {
-                guard case .item(let collection, let id) = resolve(path), !collection.isLocked,
-                    let (secret, contentType) = try? readSecret(collection, id)
-                else { continue }
-                entries.append(
-                    DBusDictionaryEntry(.objectPath(path), try session.encode(secret, contentType: contentType)))
+                guard let (collection, id) = itemLocation(path) else { continue }
+                if let index = wanted.firstIndex(where: { $0.collection === collection }) {
+                    wanted[index].ids.append((path, id))
+                } else {
+                    wanted.append((collection, [(path, id)]))
+                }
+            }
+            var entries: [DBusDictionaryEntry] = []
+            for (collection, ids) in wanted where !collection.isLocked {
+                var found = try keychain { () throws(KeychainStoreError) in try collection.secrets(ids.map(\.id)) }
+                defer {
+                    for key in Array(found.keys) {
+                        if var entry = found.removeValue(forKey: key) {
+                            entry.secret.resetBytes(in: 0..<entry.secret.count)
+                        }
+                    }
+                }
+                for (path, id) in ids {
+                    guard let (secret, contentType) = found[id] else { continue }
+                    entries.append(
+                        DBusDictionaryEntry(.objectPath(path), try session.encode(secret, contentType: contentType)))
+                }
             }
             return [.dictionary(key: "o", value: "(oayays)", entries)]
         case (.service, "ReadAlias"):
@@ -441,10 +474,10 @@ package final class SecretService: DBusObjectHandler {
     }
 
     private func readSecret(_ collection: SecretCollection, _ id: String) throws(DBusCallError) -> (Data, String) {
-        guard let view = try keychain({ () throws(KeychainStoreError) in try collection.item(id) }),
-            let secret = try keychain({ () throws(KeychainStoreError) in try collection.secret(id) })
-        else { throw .noSuchObject("no such item") }
-        return (secret, view.contentType)
+        guard let found = try keychain({ () throws(KeychainStoreError) in try collection.secret(id) }) else {
+            throw .noSuchObject("no such item")
+        }
+        return (found.secret, found.contentType)
     }
 
     private func setSecret(
