@@ -101,10 +101,10 @@ read -r ours_lookup ours_bulk < <(measure)
 start_bus gnome
 # Headless gnome-keyring: the login keyring is created and unlocked with a password from standard input.
 printf 'bench-password' | gnome-keyring-daemon --unlock --components=secrets --daemonize >"$BUS_DIR/gkr.env" 2>/dev/null
-gkr_pid=$(gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
-    --method org.freedesktop.DBus.GetConnectionUnixProcessID org.freedesktop.secrets | tr -dc '0-9')
-pids+=("$gkr_pid")
 wait_for_provider
+gkr_pid=$(gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
+    --method org.freedesktop.DBus.GetConnectionUnixProcessID org.freedesktop.secrets | sed 's/.*uint32 //' | tr -dc '0-9')
+pids+=("$gkr_pid")
 read -r gnome_lookup gnome_bulk < <(measure)
 
 printf '%-44s %12s %16s %8s\n' "Secret Service operation" "ours (ms)" "gnome-keyring" "ratio"

@@ -109,7 +109,19 @@ enum SecretAttributeMapping {
         for (key, value) in attributes.sorted(by: { $0.key < $1.key }) {
             canonical.append(contentsOf: Array(key.utf8) + [0] + Array(value.utf8) + [0])
         }
-        return Digest.hash(.sha256, canonical).map { String(format: "%02x", $0) }.joined()
+        return hex(Digest.hash(.sha256, canonical))
+    }
+
+    /// Lower-case hex of `bytes` (item ids are built for every item listed, so without Foundation's formatter).
+    static func hex(_ bytes: Data) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Checks a client's attribute map and label against the limits.

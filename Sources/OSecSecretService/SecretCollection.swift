@@ -155,7 +155,7 @@ final class SecretCollection {
 
     /// `g<uuid hex>` for generic passwords, `i<uuid hex>` for internet passwords.
     static func itemID(_ ref: PersistentRef) -> String {
-        (ref.itemClass == .internetPassword ? "i" : "g") + ref.uuid.map { String(format: "%02x", $0) }.joined()
+        (ref.itemClass == .internetPassword ? "i" : "g") + SecretAttributeMapping.hex(ref.uuid)
     }
 
     /// The persistent ref an item id names, or `nil`.

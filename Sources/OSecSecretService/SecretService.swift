@@ -435,7 +435,7 @@ package final class SecretService: DBusObjectHandler {
             }
             // A second item with the same map (no replace) gets a random suffix to its identity digest.
             let duplicate =
-                attempt == 0 ? nil : (try? SecureRandom.bytes(8))?.map { String(format: "%02x", $0) }.joined()
+                attempt == 0 ? nil : (try? SecureRandom.bytes(8)).map(SecretAttributeMapping.hex)
             let item = NewItem(
                 itemClass: .genericPassword,
                 attributes: SecretAttributeMapping.keychainAttributes(
