@@ -51,6 +51,11 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
+        .systemLibrary(
+            name: "CDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
         // Baseline measurements of OpenSSL itself, for the benchmark executable only.
         .target(name: "COpenSSLBaseline", dependencies: ["COpenSSL", "CSQLite", "CLibPQ"]),
         .target(name: "OpenSSLBaseline", dependencies: ["COpenSSLBaseline"]),
@@ -66,6 +71,8 @@ let package = Package(
         .target(name: "OSecTLSCore", dependencies: ["CLibSSL", "CTLSShims"]),
         // PostgreSQL client (libpq): connections, parameterized queries, LISTEN/NOTIFY (the keychain's sync).
         .target(name: "OSecPostgres", dependencies: ["CLibPQ"]),
+        // libdbus: bus connections, typed messages, object dispatch (the keychain's Secret Service provider).
+        .target(name: "OSecDBus", dependencies: ["CDBus"]),
 
         // MARK: Pure Swift layers
         .target(name: "OSecASN1"),
@@ -82,6 +89,10 @@ let package = Package(
         // Synchronizable items shared across machines through PostgreSQL, end-to-end encrypted.
         .target(
             name: "OSecSync", dependencies: ["OSecKeychain", "OSecPostgres", "OSecCrypto", "OSecSystem", "OSecASN1"]),
+        // The freedesktop Secret Service (org.freedesktop.secrets) over the keychain store.
+        .target(
+            name: "OSecSecretService",
+            dependencies: ["OSecKeychain", "OSecDBus", "OSecCrypto", "OSecSystem", "OSecASN1"]),
 
         // MARK: Apple's API
         .target(
@@ -108,6 +119,7 @@ let package = Package(
             dependencies: [
                 "Security", "CommonCrypto", "OSecASN1", "OSecSystem", "OSecKeychainAgent", "OpenSecurityTLS",
                 "OpenSecurityKit",
+                "OSecSecretService",
             ]),
         .executableTarget(
             name: "Benchmarks",
@@ -174,6 +186,10 @@ let package = Package(
             dependencies: [
                 "OSecCMS", "Security", "OpenSecurityKit", "OSecTestSupport", "OSecASN1", "OSecCrypto", "OSecX509",
             ]),
+        // The Secret Service provider against secret-tool, secretstorage, keyring and gdbus on a private bus.
+        .testTarget(
+            name: "SecretServiceTests",
+            dependencies: ["OSecSecretService", "OSecDBus", "OSecKeychain", "OSecCrypto", "OSecTestSupport"]),
         .testTarget(
             name: "OpenSecurityKitTests",
             dependencies: ["OpenSecurityKit", "Security", "CommonCrypto", "OSecTestSupport"]),

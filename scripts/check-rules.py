@@ -21,6 +21,7 @@ import sys
 
 # Targets that wrap C: OpenSSL (libcrypto, libssl), SQLite, POSIX, libpq, and the benchmark's C baseline.
 WRAPPERS = {"OSecCrypto", "OSecSQLite", "OSecSystem", "OSecTLSCore", "OSecPostgres", "OpenSSLBaseline"}
+WRAPPERS |= {"OSecDBus"}  # libdbus (the Secret Service provider)
 # Targets that mirror Apple's C-shaped API (pointer parameters in Apple's signatures).
 FACADES = {"Security", "CommonCrypto", "LocalAuthentication"}
 C_MODULE = re.compile(r"^\s*(@_implementationOnly\s+|internal\s+|package\s+|public\s+)?import\s+(C[A-Z]\w*|Glibc|Darwin|Musl)\b")
@@ -42,6 +43,7 @@ LAYERS = {
     "Security": 7, "CommonCrypto": 7,
     "OpenSecurityKit": 8, "OSecTestSupport": 8, "OSecLimbo": 8, "OpenSecurityTLS": 8,
     "LocalAuthentication": 8,
+    "CDBus": 0, "OSecDBus": 2, "OSecSecretService": 6,
     "SecurityTool": 9, "Benchmarks": 9, "LimboHarness": 9, "KeychainStress": 9, "TLSLoad": 9, "SyncStress": 9,
 }
 IMPORT = re.compile(r"^\s*(?:@_implementationOnly\s+|@testable\s+|internal\s+|package\s+|public\s+)*import\s+(\w+)")

@@ -17,6 +17,14 @@ fi
 if [ "${1:-}" = "--with-test-peers" ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
     needed+=(postgresql)
 fi
+# The Secret Service provider: libdbus-1-dev to build it; a bus daemon and the clients its tests drive (gdbus is in
+# libglib2.0-bin).
+dpkg -s libdbus-1-dev >/dev/null 2>&1 || needed+=(libdbus-1-dev)
+if [ "${1:-}" = "--with-test-peers" ]; then
+    for pkg in dbus-daemon dbus-bin libsecret-tools python3-secretstorage python3-keyring libglib2.0-bin; do
+        dpkg -s "$pkg" >/dev/null 2>&1 || needed+=("$pkg")
+    done
+fi
 [ ${#needed[@]} -eq 0 ] && exit 0
 
 echo "Installing missing system packages: ${needed[*]}"

@@ -47,6 +47,7 @@ enum SecurityCommand {
             run: Demo.run),
         SyncCommands.joinCommand, SyncCommands.leaveCommand, SyncCommands.statusCommand, SyncCommands.nowCommand,
         SyncCommands.agentCommand,
+        SecretServiceCommand.command,
     ]
 
     /// The command `name` selects: an exact name, else the first command it is a prefix of.
