@@ -152,7 +152,7 @@ dpkg_root -i "$deb" >/dev/null || fail "dpkg -i"
 up="$scratch/up"
 dpkg-deb -R "$deb" "$up"
 sed -i 's/^Version: \(.*\)$/Version: \1+test1/' "$up/DEBIAN/control"
-dpkg-deb --root-owner-group --build "$up" "$scratch/upgrade.deb" >/dev/null
+dpkg-deb --root-owner-group -Znone --build "$up" "$scratch/upgrade.deb" >/dev/null
 dpkg_root -i "$scratch/upgrade.deb" >/dev/null || fail "dpkg -i (upgrade)"
 dpkg-query --admindir="$droot/var/lib/dpkg" -W -f '${Version}' opensecurity | grep -q '+test1$' || fail "upgrade"
 dpkg_root -r opensecurity >/dev/null || fail "dpkg -r"
