@@ -66,11 +66,13 @@ let package = Package(
         // POSIX: files with exact modes, durability, atomic replacement (the C library, wrapped); terminals,
         // Unix sockets, locked memory and detached processes for the keychain agent.
         .target(name: "CSystemShims"),
+        // libpq loaded on first use (dlopen), so that processes that never sync do not pay for it at start-up.
+        .target(name: "CLibPQLoader", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "OSecSystem", dependencies: ["CSystemShims"]),
         // libssl: SSL_CTX/SSL owners, memory BIOs, handshake state machine, certificate hand-off to SecTrust.
         .target(name: "OSecTLSCore", dependencies: ["CLibSSL", "CTLSShims"]),
         // PostgreSQL client (libpq): connections, parameterized queries, LISTEN/NOTIFY (the keychain's sync).
-        .target(name: "OSecPostgres", dependencies: ["CLibPQ"]),
+        .target(name: "OSecPostgres", dependencies: ["CLibPQLoader"]),
         // libdbus: bus connections, typed messages, object dispatch (the keychain's Secret Service provider).
         .target(name: "OSecDBus", dependencies: ["CDBus"]),
 
@@ -126,6 +128,7 @@ let package = Package(
             dependencies: [
                 "Security", "OSecCrypto", "OSecX509", "OSecKeychain", "OpenSSLBaseline", "CommonCrypto",
                 "OSecTLSCore", "OSecSync", "OSecPostgres", "OpenSecurityKit",
+                "OSecSystem",
             ]),
         // x509-limbo testcases through Apple's API, for limbo-harness and the conformance test.
         .target(name: "OSecLimbo", dependencies: ["Security", "OSecASN1"]),

@@ -33,6 +33,7 @@ ALWAYS_WRAPPER_ONLY = re.compile(
 LAYERS = {
     "COpenSSL": 0, "CSQLite": 0, "CLibPQ": 0, "CLibSSL": 0,
     "COpenSSLShims": 1, "COpenSSLBaseline": 1, "CTLSShims": 1, "CSystemShims": 1,
+    "CLibPQLoader": 1,
     "OSecASN1": 1,
     "OSecCrypto": 2, "OSecSQLite": 2, "OSecSystem": 2, "OSecTLSCore": 2, "OSecPostgres": 2, "OpenSSLBaseline": 2,
     "OSecX509": 3, "OSecKeychainAgent": 3,

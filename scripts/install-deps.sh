@@ -5,6 +5,7 @@
 #   publicsuffix: the Public Suffix List (wildcard certificates may not cover a public suffix)
 #   default-jdk-headless: Java's keytool, a PKCS#12 peer for the tests
 #   libpq-dev: PostgreSQL's client library (the keychain's sync); postgresql: the server the sync tests start
+#   zsh, man-db: the tests complete with the generated zsh completion and render the man page (man -l)
 set -euo pipefail
 
 needed=()
@@ -24,6 +25,7 @@ if [ "${1:-}" = "--with-test-peers" ]; then
     for pkg in dbus-daemon dbus-bin libsecret-tools python3-secretstorage python3-keyring libglib2.0-bin; do
         dpkg -s "$pkg" >/dev/null 2>&1 || needed+=("$pkg")
     done
+    for pkg in zsh man-db; do dpkg -s "$pkg" >/dev/null 2>&1 || needed+=("$pkg"); done
 fi
 [ ${#needed[@]} -eq 0 ] && exit 0
 

@@ -12,6 +12,10 @@
 # here with useradd when missing), with its data and socket in a fresh directory under /tmp that it owns (DIR,
 # maybe inside a root-only temporary directory, holds only the bookkeeping). Trust authentication over the socket
 # only; fsync is off unless --durable.
+# Whatever the caller's directory (a clone in a 0700 home or `mktemp -d` that osecpg cannot enter), the server's
+# tools start from the server's own directory, and only the connection string goes to standard output: the
+# tools' warnings and errors go to logs (shown on standard error when a step fails), never into the value the
+# caller parses.
 # The server and the watcher keep none of the caller's file descriptors beyond 0-2: Foundation's Process learns
 # that a child exited from a socket the child inherits, and a daemon holding it would make the caller wait forever.
 set -euo pipefail
@@ -45,12 +49,17 @@ bindir() {
     exit 1
 }
 
+# Runs "$@" as the server's user from HOME (the server's own directory, which that user owns): PostgreSQL's tools
+# change back to their starting directory and warn on stderr when they cannot, so they must not start from the
+# caller's directory, which the server's user may not be allowed to enter.
 as_server_user() {
+    local home="$1"
+    shift
     if [ "$(id -u)" -eq 0 ]; then
         id osecpg >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin osecpg
-        setpriv --reuid=osecpg --regid="$(id -g osecpg)" --init-groups -- "$@"
+        (cd "$home" && exec setpriv --reuid=osecpg --regid="$(id -g osecpg)" --init-groups -- "$@")
     else
-        "$@"
+        (cd "$home" && exec "$@")
     fi
 }
 
@@ -87,7 +96,7 @@ start)
     echo "$home" >"$dir/home"
     echo "$port" >"$dir/port"
     echo "$fsync" >"$dir/fsync"
-    as_server_user "$bin/initdb" -D "$home/data" -U osec --auth=trust -E UTF8 --no-locale >"$dir/initdb.log" 2>&1 \
+    as_server_user "$home" "$bin/initdb" -D "$home/data" -U osec --auth=trust -E UTF8 --no-locale >"$dir/initdb.log" 2>&1 \
         || { cat "$dir/initdb.log" >&2; exit 1; }
     "$0" restart "$dir"
     if [ -n "$owner" ]; then
@@ -106,15 +115,15 @@ restart)
     home="$(cat "$dir/home")"
     port="$(cat "$dir/port")"
     fsync="$(cat "$dir/fsync")"
-    without_inherited_fds as_server_user "$bin/pg_ctl" -D "$home/data" -l "$home/server.log" -w -t 60 \
+    without_inherited_fds as_server_user "$home" "$bin/pg_ctl" -D "$home/data" -l "$home/server.log" -w -t 60 \
         -o "-c listen_addresses='' -c unix_socket_directories='$home' -p $port -c fsync=$fsync -c max_connections=200" \
-        start </dev/null >/dev/null || { cat "$home/server.log" >&2; exit 1; }
+        start </dev/null >"$dir/pg_ctl.log" 2>&1 || { cat "$dir/pg_ctl.log" "$home/server.log" >&2; exit 1; }
     echo "host=$home port=$port user=osec dbname=postgres"
     ;;
 stop | destroy)
     [ -f "$dir/home" ] || exit 0
     home="$(cat "$dir/home")"
-    [ -d "$home/data" ] && without_inherited_fds as_server_user "$bin/pg_ctl" -D "$home/data" -m fast -w -t 60 stop \
+    [ -d "$home/data" ] && without_inherited_fds as_server_user "$home" "$bin/pg_ctl" -D "$home/data" -m fast -w -t 60 stop \
         </dev/null >/dev/null 2>&1 || true
     if [ "$command" = destroy ]; then
         case "$home" in /tmp/osec-pg.*) rm -rf "$home" ;; esac

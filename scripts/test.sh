@@ -22,3 +22,6 @@ scripts/docs.sh
 # declaration that is not marked "left out".
 scripts/api-coverage.py --no-build
 swift test --skip-build
+# The installed command (separate step, one release build): the .deb of scripts/install.sh, extracted into a
+# scratch root and run with no Swift toolchain; its libraries, man page, completions and dpkg install/remove.
+scripts/test-install.sh

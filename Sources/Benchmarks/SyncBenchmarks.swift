@@ -232,18 +232,30 @@ final class SyncFixture: @unchecked Sendable {  // used by the benchmark's one t
 
     private static func seconds(_ value: Double) -> String { String(format: "%.2f s", value) }
 
+    /// Runs `arguments`; returns the exit status and standard output, or on failure standard output and standard
+    /// error together (for the message). A tool's warnings never mix into the value parsed from a success.
     static func run(_ arguments: [String]) -> (Int32, String) {
+        let errorPath = BenchScratch.directory("stderr") + "/stderr"
+        guard FileManager.default.createFile(atPath: errorPath, contents: nil),
+            let errors = FileHandle(forWritingAtPath: errorPath)
+        else { return (-1, "cannot create \(errorPath)") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: arguments[0])
         process.arguments = Array(arguments.dropFirst())
         let out = Pipe()
         process.standardOutput = out
-        process.standardError = out
+        process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         do { try process.run() } catch { return (-1, "\(error)") }
+        try? errors.close()
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let output = String(decoding: data, as: UTF8.self)
+        guard process.terminationStatus == 0 else {
+            let message = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+            return (process.terminationStatus, output + message)
+        }
+        return (0, output)
     }
 }
 

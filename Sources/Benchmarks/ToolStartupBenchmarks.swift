@@ -1,8 +1,11 @@
 import Foundation
+import OSecSystem
 import Security
 
 /// Start-up cost of the `security` tool: whole processes of `security find-generic-password -w` (read one password
-/// from a keychain and print it) per second, beside whole processes of `openssl version`, spawned the same way.
+/// from a keychain and print it) per second, beside whole processes of `openssl version`, spawned the same way:
+/// `posix_spawn` and `waitpid`, nothing else in the loop (Foundation's `Process` costs more per spawn on Linux than
+/// either process and hid the difference). Each command's output is checked once before it is measured.
 /// Needs the `security` product built next to this executable (`swift build -c release --product security`).
 enum ToolStartupBenchmarks {
     static func rows() -> [BenchRow] {
@@ -42,25 +45,30 @@ enum ToolStartupBenchmarks {
         ]
     }
 
-    /// Whole processes per second: spawn, wait, read the output.
+    /// Whole processes per second: `posix_spawn` + `waitpid` of a prepared command (output to /dev/null), after
+    /// one checked run through Foundation's `Process` (exit status 0 and, when given, the expected output).
     private static func spawnRate(
         _ executable: String, _ arguments: [String], _ environment: [String: String], _ seconds: Double,
         expect: String?
     ) -> Double {
-        measure(seconds) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-            process.environment = environment
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0, expect.map({ Data($0.utf8) == data }) ?? true else {
-                throw BenchFailure(description: "\(executable) \(arguments.joined(separator: " ")) failed")
-            }
+        let failure = BenchFailure(description: "\(executable) \(arguments.joined(separator: " ")) failed")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return 0 }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, expect.map({ Data($0.utf8) == data }) ?? true else {
+            FileHandle.standardError.write(Data("tool benchmark: \(failure)\n".utf8))
+            return 0
+        }
+        let command = PreparedCommand(executable, arguments: arguments, environment: environment)
+        return measure(seconds) {
+            guard try command.run() == 0 else { throw failure }
         }
     }
 

@@ -6,6 +6,7 @@
 #include <spawn.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -47,6 +48,41 @@ int osec_spawn_detached(const char *path, char *const argv[], char *const envp[]
     posix_spawnattr_destroy(&attributes);
     posix_spawn_file_actions_destroy(&actions);
     return status;
+}
+
+int osec_spawn_and_wait(const char *path, char *const argv[], char *const envp[], int output_fd, int *wait_status) {
+    posix_spawn_file_actions_t actions;
+    int status = posix_spawn_file_actions_init(&actions);
+    if (status != 0) {
+        return status;
+    }
+    status = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    if (status == 0) {
+        status = output_fd >= 0 ? posix_spawn_file_actions_adddup2(&actions, output_fd, 1)
+                                : posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    }
+    if (status == 0) {
+        status = posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    }
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    if (status == 0) {
+        status = posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+    }
+#endif
+    pid_t pid = 0;
+    if (status == 0) {
+        status = posix_spawn(&pid, path, &actions, NULL, argv, envp ? envp : environ);
+    }
+    posix_spawn_file_actions_destroy(&actions);
+    if (status != 0) {
+        return status;
+    }
+    while (waitpid(pid, wait_status, 0) < 0) {
+        if (errno != EINTR) {
+            return errno;
+        }
+    }
+    return 0;
 }
 
 int osec_accept_cloexec(int fd) {

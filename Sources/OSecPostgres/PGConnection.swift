@@ -1,4 +1,4 @@
-internal import CLibPQ
+internal import CLibPQLoader
 import Foundation
 
 #if canImport(Glibc)
@@ -20,8 +20,13 @@ package final class PGConnection: @unchecked Sendable {  // sendable: `handle` i
 
     /// Connects with a libpq connection string: a URI (`postgresql://user@host:5432/db?sslmode=require`) or
     /// `key=value` pairs (`host=/tmp dbname=app`). `connectTimeout` applies when the string sets none.
-    /// - Throws: `PGError` of kind `.connection` when the server cannot be reached or refuses us.
+    /// - Throws: `PGError` of kind `.connection` when the server cannot be reached or refuses us, or libpq
+    ///   cannot be loaded (it is loaded on the first connection, not at start-up: see CLibPQLoader).
     package init(_ conninfo: String, connectTimeout: Int = 10) throws(PGError) {
+        var loadError: UnsafePointer<CChar>?
+        guard osec_pq_load(&loadError) == 0 else {
+            throw PGError(.connection, loadError.map { String(cString: $0) } ?? "cannot load libpq.so.5")
+        }
         // connect_timeout through the expanded form: libpq merges the dbname (which may itself be a URI or
         // key=value string) with the other keywords, and an explicit setting in it wins.
         let keys = ["connect_timeout", "dbname"]
@@ -29,34 +34,34 @@ package final class PGConnection: @unchecked Sendable {  // sendable: `handle` i
         var raw: OpaquePointer?
         keys.withCStringArray { keyPointers in
             values.withCStringArray { valuePointers in
-                raw = PQconnectdbParams(keyPointers, valuePointers, 1)
+                raw = osec_PQconnectdbParams(keyPointers, valuePointers, 1)
             }
         }
         guard let raw else { throw PGError(.connection, "libpq could not allocate a connection") }
-        guard PQstatus(raw) == CONNECTION_OK else {
+        guard osec_PQstatus(raw) == CONNECTION_OK else {
             let message = PGConnection.message(raw)
-            PQfinish(raw)
+            osec_PQfinish(raw)
             throw PGError(.connection, message)
         }
         handle = raw
         // NOTICEs ("relation already exists, skipping") would otherwise go to stderr.
-        PQsetNoticeProcessor(raw, { _, _ in }, nil)
+        osec_PQsetNoticeProcessor(raw, { _, _ in }, nil)
     }
 
-    deinit { PQfinish(handle) }
+    deinit { osec_PQfinish(handle) }
 
     /// `false` once the connection was lost (the server stopped, the network went away).
     package var isConnected: Bool {
         lock.lock()
         defer { lock.unlock() }
-        return PQstatus(handle) == CONNECTION_OK
+        return osec_PQstatus(handle) == CONNECTION_OK
     }
 
     /// The server's version number (e.g. 150018 for 15.18).
     package var serverVersion: Int {
         lock.lock()
         defer { lock.unlock() }
-        return Int(PQserverVersion(handle))
+        return Int(osec_PQserverVersion(handle))
     }
 
     /// Runs one statement with `parameters` (`$1`, `$2`, …) and returns its rows.
@@ -89,7 +94,7 @@ package final class PGConnection: @unchecked Sendable {  // sendable: `handle` i
             values.withUnsafeBufferPointer { valuePointer in
                 lengths.withUnsafeBufferPointer { lengthPointer in
                     formats.withUnsafeBufferPointer { formatPointer in
-                        PQexecParams(
+                        osec_PQexecParams(
                             handle, sql, Int32(wires.count), typePointer.baseAddress, valuePointer.baseAddress,
                             lengthPointer.baseAddress, formatPointer.baseAddress, 1)
                     }
@@ -133,31 +138,31 @@ package final class PGConnection: @unchecked Sendable {  // sendable: `handle` i
         defer { lock.unlock() }
         collectNotifications()
         if pending.isEmpty {
-            let socket = PQsocket(handle)
+            let socket = osec_PQsocket(handle)
             guard socket >= 0 else { throw PGError(.connection, "the connection has no socket") }
             var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
             let rc = poll(&descriptor, 1, Int32(clamping: milliseconds(timeout)))
             if rc > 0 {
-                guard PQconsumeInput(handle) == 1 else {
+                guard osec_PQconsumeInput(handle) == 1 else {
                     throw PGError(.connection, PGConnection.message(handle))
                 }
                 collectNotifications()
             }
         }
-        if PQstatus(handle) != CONNECTION_OK { throw PGError(.connection, PGConnection.message(handle)) }
+        if osec_PQstatus(handle) != CONNECTION_OK { throw PGError(.connection, PGConnection.message(handle)) }
         defer { pending.removeAll() }
         return pending
     }
 
     /// Moves notifications libpq has already read into `pending`. Caller holds `lock`.
     private func collectNotifications() {
-        while let notify = PQnotifies(handle) {
+        while let notify = osec_PQnotifies(handle) {
             let item = notify.pointee
             pending.append(
                 PGNotification(
                     channel: item.relname.map { String(cString: $0) } ?? "",
                     payload: item.extra.map { String(cString: $0) } ?? "", senderPID: item.be_pid))
-            PQfreemem(notify)
+            osec_PQfreemem(notify)
         }
     }
 
@@ -166,28 +171,28 @@ package final class PGConnection: @unchecked Sendable {  // sendable: `handle` i
     private static func decode(_ result: OpaquePointer?, connection: OpaquePointer) throws(PGError) -> PGResult {
         guard let result else {
             throw PGError(
-                PQstatus(connection) == CONNECTION_OK ? .query : .connection, message(connection))
+                osec_PQstatus(connection) == CONNECTION_OK ? .query : .connection, message(connection))
         }
-        defer { PQclear(result) }
-        let status = PQresultStatus(result)
+        defer { osec_PQclear(result) }
+        let status = osec_PQresultStatus(result)
         switch status {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
             break
         default:
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            let text = PQresultErrorMessage(result).map { String(cString: $0) } ?? "statement failed"
-            let lost = PQstatus(connection) != CONNECTION_OK
+            let state = osec_PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            let text = osec_PQresultErrorMessage(result).map { String(cString: $0) } ?? "statement failed"
+            let lost = osec_PQstatus(connection) != CONNECTION_OK
             throw PGError(
                 lost && state == nil ? .connection : .query, text.trimmingCharacters(in: .whitespacesAndNewlines),
                 sqlState: state)
         }
-        let columnCount = PQnfields(result)
-        let rowCount = PQntuples(result)
+        let columnCount = osec_PQnfields(result)
+        let rowCount = osec_PQntuples(result)
         var columns: [String] = []
         var types: [UInt32] = []
         for column in 0..<columnCount {
-            columns.append(PQfname(result, column).map { String(cString: $0) } ?? "")
-            types.append(PQftype(result, column))
+            columns.append(osec_PQfname(result, column).map { String(cString: $0) } ?? "")
+            types.append(osec_PQftype(result, column))
         }
         var rows: [[PGValue]] = []
         rows.reserveCapacity(Int(rowCount))
@@ -195,22 +200,22 @@ package final class PGConnection: @unchecked Sendable {  // sendable: `handle` i
             var values: [PGValue] = []
             values.reserveCapacity(Int(columnCount))
             for column in 0..<columnCount {
-                if PQgetisnull(result, row, column) == 1 {
+                if osec_PQgetisnull(result, row, column) == 1 {
                     values.append(.null)
                     continue
                 }
-                let length = Int(PQgetlength(result, row, column))
-                let bytes = PQgetvalue(result, row, column).map { Data(bytes: $0, count: length) } ?? Data()
+                let length = Int(osec_PQgetlength(result, row, column))
+                let bytes = osec_PQgetvalue(result, row, column).map { Data(bytes: $0, count: length) } ?? Data()
                 values.append(try PGValue.decode(type: types[Int(column)], bytes: bytes))
             }
             rows.append(values)
         }
-        let affected = PQcmdTuples(result).map { Int(String(cString: $0)) ?? 0 } ?? 0
+        let affected = osec_PQcmdTuples(result).map { Int(String(cString: $0)) ?? 0 } ?? 0
         return PGResult(columns: columns, rows: rows, affectedRows: affected)
     }
 
     private static func message(_ connection: OpaquePointer) -> String {
-        (PQerrorMessage(connection).map { String(cString: $0) } ?? "libpq error")
+        (osec_PQerrorMessage(connection).map { String(cString: $0) } ?? "libpq error")
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

@@ -168,3 +168,33 @@ extension POSIXFiles {
         }
     }
 }
+
+/// A command prepared once and run to its end many times with `posix_spawn` and `waitpid` and nothing else (the
+/// C strings are built once, here): for measuring the cost of whole processes, where Foundation's `Process`
+/// would add its own cost to every spawn.
+package final class PreparedCommand {
+    package let path: String
+    private var argv: [UnsafeMutablePointer<CChar>?]
+    private var envp: [UnsafeMutablePointer<CChar>?]
+
+    /// `path arguments…` with exactly `environment`.
+    package init(_ path: String, arguments: [String], environment: [String: String]) {
+        self.path = path
+        argv = ([path] + arguments).map { strdup($0) } + [nil]
+        envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    }
+
+    deinit {
+        for pointer in argv + envp { free(pointer) }
+    }
+
+    /// Runs the command and waits for it: its exit status (128 + the signal when a signal ended it). Standard
+    /// input and error are /dev/null; standard output goes to `output` (a descriptor), else /dev/null.
+    package func run(output: Int32? = nil) throws(SystemError) -> Int32 {
+        var waitStatus: Int32 = 0
+        let status = osec_spawn_and_wait(path, &argv, &envp, output ?? -1, &waitStatus)
+        guard status == 0 else { throw SystemError("cannot run \(path)", code: status) }
+        let signal = waitStatus & 0x7f
+        return signal == 0 ? (waitStatus >> 8) & 0xff : 128 + signal
+    }
+}

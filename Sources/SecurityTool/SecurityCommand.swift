@@ -45,6 +45,7 @@ enum SecurityCommand {
         ToolCommand(
             name: "demo", usage: "", help: "Run an end-to-end demonstration of what OpenSecurity implements.",
             run: Demo.run),
+        ToolVersion.command,
         SyncCommands.joinCommand, SyncCommands.leaveCommand, SyncCommands.statusCommand, SyncCommands.nowCommand,
         SyncCommands.agentCommand,
         SecretServiceCommand.command,
@@ -78,6 +79,9 @@ enum SecurityCommand {
     nonisolated(unsafe) static var verbose = false
 
     static func run(_ arguments: [String]) -> Int32 {
+        // Beyond macOS's tool: `--version`, and the hidden generator of the man page and completions.
+        if arguments.first == "--version" { return ToolVersion.command.run([]) }
+        if arguments.first == GeneratedDocs.name { return GeneratedDocs.run(Array(arguments.dropFirst())) }
         var index = 0
         var helpRequested = false
         var interactive = false

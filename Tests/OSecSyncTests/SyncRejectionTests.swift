@@ -205,6 +205,48 @@ struct SyncCommandTests {
         #expect(try b.items() == ["shared=hello"])
     }
 
+    /// A fresh machine (a container with an empty home) configured by the three environment variables alone:
+    /// `sync-now` creates the default keychain, joins and pulls; `sync-status` and later changes work both ways.
+    @Test func aFreshMachineComesUpSynchronizedFromTheEnvironmentAlone() throws {
+        let circle = "fresh-\(UUID().uuidString)"
+        let a = Machine(directory, "fresh-a", server: server, circle: circle)
+        try a.join(passphrase: "only in the file")
+        try a.must("set", "shared", "hello")
+        try a.sync()
+        let home = directory.path("fresh-home")
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: false)
+        let file = try directory.write("fresh-passphrase", Data("only in the file".utf8))
+        let environment = [
+            "HOME": home, "XDG_DATA_HOME": "", "OPENSECURITY_SYNC_URL": a.url, "OPENSECURITY_SYNC_CIRCLE": circle,
+            "OPENSECURITY_SYNC_PASSPHRASE_FILE": file,
+        ]
+        let keychain = "fresh-home/.local/share/opensecurity/keychains/login"
+        let fresh = Machine(directory, keychain, server: server, circle: circle)
+        #expect(!FileManager.default.fileExists(atPath: fresh.keychain))
+        let (status, text) = try fresh.security(["sync-now"], environment: environment)
+        #expect(status == 0, "\(text)")
+        #expect(FileManager.default.fileExists(atPath: fresh.keychain), "the default keychain was created")
+        #expect(try fresh.items() == ["shared=hello"])
+        let (listed, json) = try fresh.security(["sync-status", "-j"], environment: environment)
+        #expect(listed == 0, "\(json)")
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        #expect((object?["members"] as? [Any])?.count == 2)
+        try fresh.must("set", "back", "1")
+        try fresh.sync()
+        try a.sync()
+        #expect(try a.items() == ["back=1", "shared=hello"])
+    }
+
+    /// Without the environment, a missing keychain stays missing: `sync-now` reports errSecNoSuchKeychain.
+    @Test func syncNowWithoutACircleCreatesNoKeychain() throws {
+        let home = directory.path("bare-home")
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: false)
+        let bare = Machine(directory, "bare-home/.local/share/opensecurity/keychains/login", server: server, circle: "")
+        let (status, _) = try bare.security(["sync-now"], environment: ["HOME": home, "XDG_DATA_HOME": ""])
+        #expect(status == 50)  // errSecNoSuchKeychain (-25294) & 0xFF
+        #expect(!FileManager.default.fileExists(atPath: bare.keychain))
+    }
+
     @Test func afterSyncLeaveNoChangesArriveOrLeave() throws {
         let circle = "leave-\(UUID().uuidString)"
         let a = Machine(directory, "leave-a", server: server, circle: circle)

@@ -49,10 +49,12 @@ final class PGTestServer: @unchecked Sendable {  // immutable after init
 
     private init(registered: Bool) throws {
         directory = NSTemporaryDirectory() + "osec-sync-pg-pid\(getpid())-\(UUID().uuidString)"
-        let output = try PGTestServer.run(
+        let output = try PGTestServer.runSeparately(
             [PGTestServer.script, "start", directory, "5432", "--owner", "\(getpid())"])
-        guard output.status == 0 else { throw TestFailure("pg-test-server start failed: \(output.text)") }
-        url = output.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard output.status == 0 else {
+            throw TestFailure("pg-test-server start failed: \(output.output)\(output.errors)")
+        }
+        url = output.output.trimmingCharacters(in: .whitespacesAndNewlines)
         PGTestServer.registerExitHandler()
     }
 
@@ -90,8 +92,11 @@ final class PGTestServer: @unchecked Sendable {  // immutable after init
         }
     }
 
+    /// Runs `arguments` (from `currentDirectory` when given); returns the exit status and standard output and
+    /// standard error together (for messages and `contains` checks; parse values with ``runSeparately(_:)``).
     static func run(
-        _ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil
+        _ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil,
+        currentDirectory: String? = nil
     ) throws
         -> (status: Int32, text: String)
     {
@@ -99,6 +104,7 @@ final class PGTestServer: @unchecked Sendable {  // immutable after init
         process.executableURL = URL(fileURLWithPath: arguments[0])
         process.arguments = Array(arguments.dropFirst())
         if let environment { process.environment = environment }
+        if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
         let out = Pipe()
         process.standardOutput = out
         process.standardError = out
@@ -110,6 +116,31 @@ final class PGTestServer: @unchecked Sendable {  // immutable after init
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+extension PGTestServer {
+    /// Runs `arguments` with standard output and standard error apart: the value a caller parses (the connection
+    /// string) comes from standard output alone, whatever a tool warns about.
+    static func runSeparately(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+        let errorPath = NSTemporaryDirectory() + "osec-pg-stderr-\(getpid())-\(UUID().uuidString)"
+        guard FileManager.default.createFile(atPath: errorPath, contents: nil),
+            let errors = FileHandle(forWritingAtPath: errorPath)
+        else { throw TestFailure("cannot create \(errorPath)") }
+        defer { try? FileManager.default.removeItem(atPath: errorPath) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        try? errors.close()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let message = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self), message)
     }
 }
 

@@ -20,6 +20,12 @@ int osec_get_dumpable(void);
 /// closed. On success stores the child's pid in `*pid` and returns 0; otherwise returns an errno value.
 int osec_spawn_detached(const char *path, char *const argv[], char *const envp[], pid_t *pid);
 
+/// Runs `path` with `argv` and `envp` (NULL-terminated; `envp` NULL for the current environment) to its end:
+/// posix_spawn, then waitpid (retried on EINTR), nothing else. Standard input and error are /dev/null, standard
+/// output is `output_fd` (or /dev/null when negative), every other descriptor is closed in the child. On success
+/// stores waitpid's status in `*wait_status` and returns 0; otherwise returns an errno value.
+int osec_spawn_and_wait(const char *path, char *const argv[], char *const envp[], int output_fd, int *wait_status);
+
 /// accept4(fd, NULL, NULL, SOCK_CLOEXEC): the new descriptor, or -1 with errno set.
 int osec_accept_cloexec(int fd);
 

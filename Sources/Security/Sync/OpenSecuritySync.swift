@@ -99,12 +99,17 @@ public enum OpenSecuritySync {
     }
 
     /// Pushes every pending change and pulls every remote one; returns when both are done.
+    ///
+    /// When the environment names a circle (all three `OPENSECURITY_SYNC_…` variables), a keychain that does not
+    /// exist yet is created and joins it: a fresh machine configured only by the environment comes up
+    /// synchronized.
     /// - Throws: `errSecNotAvailable` when the keychain is in no circle (and the environment names none) or the
     ///   server is unreachable; `errSecAuthFailed` for a wrong passphrase; `errSecDecode` for a bad server row
-    ///   (nothing of it is applied).
+    ///   (nothing of it is applied); `errSecNoSuchKeychain` when the keychain does not exist and the environment
+    ///   names no circle; `errSecParam` when the passphrase file cannot be read.
     public static func syncNow(keychain: SecKeychain? = nil) throws {
         try run {
-            let store = try openStore(keychain, create: false)
+            let store = try openStore(keychain, create: try environmentNamesCircle())
             guard let engine = try SyncEngine.configured(store: store) else {
                 throw SyncError(.notConfigured, "the keychain is not in a sync circle (use sync-join)")
             }
@@ -112,10 +117,11 @@ public enum OpenSecuritySync {
         }
     }
 
-    /// The circle, its members, the last push and pull, pending changes and resolved conflicts.
+    /// The circle, its members, the last push and pull, pending changes and resolved conflicts. Like
+    /// ``syncNow(keychain:)``, creates a missing keychain when the environment names a circle.
     public static func status(keychain: SecKeychain? = nil) throws -> Status {
         try run {
-            let store = try openStore(keychain, create: false)
+            let store = try openStore(keychain, create: try environmentNamesCircle())
             guard let engine = try SyncEngine.configured(store: store) else {
                 throw SyncError(.notConfigured, "the keychain is not in a sync circle")
             }
@@ -136,9 +142,10 @@ public enum OpenSecuritySync {
         }
     }
 
-    /// Runs the sync loop in the foreground until the process is stopped (`security sync-agent`).
+    /// Runs the sync loop in the foreground until the process is stopped (`security sync-agent`). Like
+    /// ``syncNow(keychain:)``, creates a missing keychain when the environment names a circle.
     public static func runAgent(keychain: SecKeychain? = nil) throws -> Never {
-        let store = try run { try openStore(keychain, create: false) }
+        let store = try run { try openStore(keychain, create: try environmentNamesCircle()) }
         do {
             try SyncAgent.run(store: store)
         } catch {
@@ -165,6 +172,13 @@ public enum OpenSecuritySync {
         }
         guard let n = UInt64(text) else { throw SecError.param("\(creationCostVariable) must be a number") }
         return try CircleKey.Parameters(n: n, r: 8, p: 1)
+    }
+
+    /// Whether the environment names a circle (all three variables set): a keychain that does not exist yet is
+    /// then created, since the environment alone is enough to join. Throws `param` when the passphrase file of a
+    /// complete configuration cannot be read (before anything is created).
+    private static func environmentNamesCircle() throws -> Bool {
+        try SyncSettings.fromEnvironment(ProcessInfo.processInfo.environment) != nil
     }
 
     private static func openStore(_ keychain: SecKeychain?, create: Bool) throws -> KeychainStore {
