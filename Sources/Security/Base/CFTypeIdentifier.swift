@@ -41,6 +41,7 @@ enum CFTypeIdentifier {
         case is SecAccessControl: return accessControl
         case is SecKeychain: return keychain
         case is SecKeychainItem: return keychainItem
+        case is SecTask: return SecTask.typeID
         case let number as NSNumber:
             return type(of: number) == type(of: CFConstants.true) ? boolean : self.number
         case is NSString: return string
