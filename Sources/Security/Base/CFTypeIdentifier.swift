@@ -54,6 +54,7 @@ enum CFTypeIdentifier {
         case is SecKeychainSearch: return keychainSearch
         case is CMSEncoder: return CMSTypeIdentifier.encoder
         case is CMSDecoder: return CMSTypeIdentifier.decoder
+        case is SecTask: return SecTask.typeID
         case let number as NSNumber:
             return type(of: number) == type(of: CFConstants.true) ? boolean : self.number
         case is NSString: return string

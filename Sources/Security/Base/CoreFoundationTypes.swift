@@ -96,6 +96,23 @@ public let kCFAllocatorDefault: CFAllocator! = nil
 /// Apple's `kCFAbsoluteTimeIntervalSince1970`.
 public let kCFAbsoluteTimeIntervalSince1970: CFTimeInterval = 978_307_200.0
 
+// MARK: CFBundle's info-dictionary keys (keychain wrappers read `infoDictionary?[kCFBundleIdentifierKey as String]`)
+
+/// Apple's `kCFBundleIdentifierKey` (`CFString!`): the info-dictionary key of the bundle identifier.
+nonisolated(unsafe) public let kCFBundleIdentifierKey: CFString! = "CFBundleIdentifier"
+/// Apple's `kCFBundleNameKey` (`CFString!`).
+nonisolated(unsafe) public let kCFBundleNameKey: CFString! = "CFBundleName"
+/// Apple's `kCFBundleVersionKey` (`CFString!`).
+nonisolated(unsafe) public let kCFBundleVersionKey: CFString! = "CFBundleVersion"
+/// Apple's `kCFBundleExecutableKey` (`CFString!`).
+nonisolated(unsafe) public let kCFBundleExecutableKey: CFString! = "CFBundleExecutable"
+/// Apple's `kCFBundleInfoDictionaryVersionKey` (`CFString!`).
+nonisolated(unsafe) public let kCFBundleInfoDictionaryVersionKey: CFString! = "CFBundleInfoDictionaryVersion"
+/// Apple's `kCFBundleDevelopmentRegionKey` (`CFString!`).
+nonisolated(unsafe) public let kCFBundleDevelopmentRegionKey: CFString! = "CFBundleDevelopmentRegion"
+/// Apple's `kCFBundleLocalizationsKey` (`CFString!`).
+nonisolated(unsafe) public let kCFBundleLocalizationsKey: CFString! = "CFBundleLocalizations"
+
 /// Apple's `CFAbsoluteTimeGetCurrent()`.
 public func CFAbsoluteTimeGetCurrent() -> CFAbsoluteTime {
     Date().timeIntervalSinceReferenceDate
