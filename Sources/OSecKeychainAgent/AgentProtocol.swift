@@ -1,3 +1,5 @@
+import OSecSystem
+
 /// The keychain agent's wire format: one request, one response, each a small binary frame on a Unix stream socket.
 ///
 /// ```
@@ -66,21 +68,21 @@ package enum AgentProtocol {
         case full = 4
     }
 
-    static func uint32(_ value: UInt32) -> [UInt8] {
+    package static func uint32(_ value: UInt32) -> [UInt8] {
         [
             UInt8(value >> 24), UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8),
             UInt8(truncatingIfNeeded: value),
         ]
     }
 
-    static func uint16(_ value: UInt16) -> [UInt8] { [UInt8(value >> 8), UInt8(truncatingIfNeeded: value)] }
+    package static func uint16(_ value: UInt16) -> [UInt8] { [UInt8(value >> 8), UInt8(truncatingIfNeeded: value)] }
 
-    static func readUInt32(_ bytes: [UInt8], _ offset: Int) -> UInt32? {
+    package static func readUInt32(_ bytes: [UInt8], _ offset: Int) -> UInt32? {
         guard offset >= 0, offset + 4 <= bytes.count else { return nil }
         return bytes[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
     }
 
-    static func readUInt16(_ bytes: [UInt8], _ offset: Int) -> UInt16? {
+    package static func readUInt16(_ bytes: [UInt8], _ offset: Int) -> UInt16? {
         guard offset >= 0, offset + 2 <= bytes.count else { return nil }
         return UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])
     }
@@ -114,3 +116,18 @@ package struct AgentInfo: Sendable, Equatable {
     /// Whether the agent process may be dumped or traced (it makes itself non-dumpable: `false`).
     package let isDumpable: Bool
 }
+
+/// The byte stream the agent reads requests from and writes responses to: a ``UnixSocket`` in the agent, memory in
+/// the fuzz harness.
+package protocol AgentConnection {
+    /// Exactly `count` bytes; `nil` at a clean end of stream before the first byte.
+    func receive(exactly count: Int) throws(SystemError) -> [UInt8]?
+    /// Exactly `count` bytes, straight into `buffer` at `offset`.
+    func receive(into buffer: SecureBuffer, offset: Int, count: Int) throws(SystemError)
+    /// Every byte of `bytes`.
+    func send(_ bytes: [UInt8]) throws(SystemError)
+    /// `count` bytes of `buffer` from `offset`.
+    func send(_ buffer: SecureBuffer, offset: Int, count: Int) throws(SystemError)
+}
+
+extension UnixSocket: AgentConnection {}

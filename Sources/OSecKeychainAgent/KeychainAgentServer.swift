@@ -52,6 +52,13 @@ package final class KeychainAgentServer {
         self.scratch = Self.capacity * Self.slotLength
     }
 
+    /// An agent that serves no socket: requests reach it through ``serveRequests(on:)`` only (the fuzz harness
+    /// and tests). Its keys live in locked memory as in a running agent.
+    package static func detached() throws(SystemError) -> KeychainAgentServer {
+        let memory = try SecureBuffer(minimumCount: capacity * slotLength + AgentProtocol.maximumPayloadLength)
+        return KeychainAgentServer(socketPath: "", memory: memory)
+    }
+
     /// How a run ended.
     package enum Exit: Equatable, Sendable {
         /// Nothing was unlocked for ``idleExitSeconds``.
@@ -119,7 +126,12 @@ package final class KeychainAgentServer {
             try? connection.send(Self.response(.refused, []))
             return
         }
-        // Several requests may share a connection; it ends at EOF, on a timeout or on a malformed frame.
+        serveRequests(on: connection)
+    }
+
+    /// Serves the requests of one accepted, authorized connection. Several requests may share a connection; it
+    /// ends at EOF, on a timeout or on a malformed frame. (The fuzz harness drives this over memory.)
+    package func serveRequests(on connection: some AgentConnection) {
         while let header = try? connection.receive(exactly: AgentProtocol.requestHeaderLength) {
             guard Array(header[0..<4]) == AgentProtocol.magic, let length = AgentProtocol.readUInt32(header, 5),
                 Int(length) <= AgentProtocol.maximumPayloadLength,
@@ -147,7 +159,9 @@ package final class KeychainAgentServer {
     }
 
     /// Answers one request; `false` when the connection should end.
-    private func respond(to opcode: AgentProtocol.Opcode, payloadLength: Int, on connection: UnixSocket) -> Bool {
+    private func respond(
+        to opcode: AgentProtocol.Opcode, payloadLength: Int, on connection: some AgentConnection
+    ) -> Bool {
         let request = Request(memory: memory, start: scratch, count: payloadLength)
         switch opcode {
         case .ping:
@@ -189,11 +203,11 @@ package final class KeychainAgentServer {
         }
     }
 
-    private func send(_ payload: [UInt8], on connection: UnixSocket) -> Bool {
+    private func send(_ payload: [UInt8], on connection: some AgentConnection) -> Bool {
         (try? connection.send(Self.response(.ok, payload))) != nil
     }
 
-    private func send(status: AgentProtocol.Status, on connection: UnixSocket) -> Bool {
+    private func send(status: AgentProtocol.Status, on connection: some AgentConnection) -> Bool {
         (try? connection.send(Self.response(status, []))) != nil
     }
 

@@ -88,6 +88,15 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
         return try fromStored(store: store, stored: stored)
     }
 
+    /// An engine on `store` for the circle of `key` that has no server: only ``apply(pulled:)`` is meaningful (the
+    /// fuzz harness feeds it what a hostile server could return). The ledger is adopted as in ``join``.
+    package static func offline(
+        store: KeychainStore, settings: SyncSettings, key: CircleKey
+    ) throws(SyncError) -> SyncEngine {
+        let member = try adopt(store: store, circleID: key.circleID)
+        return SyncEngine(store: store, settings: settings, key: key, member: member, server: nil)
+    }
+
     /// `true` when the keychain joined a circle, or the environment names one.
     package static func isConfigured(
         store: KeychainStore, environment: [String: String] = ProcessInfo.processInfo.environment
@@ -260,25 +269,30 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
         while true {
             let rows = try server.pull(circleID: key.circleID, after: cursor, limit: SyncEngine.pullBatch)
             if rows.isEmpty { break }
-            // Every row of the batch must open before any is applied: a bad row changes nothing locally.
-            var opened: [(SyncRow, SyncPayload)] = []
-            opened.reserveCapacity(rows.count)
-            for row in rows { opened.append((row, try row.open(with: key))) }
-            let last = rows[rows.count - 1].seq
-            do {
-                try store.withSyncTransaction { transaction in
-                    for (row, payload) in opened { try apply(transaction, row, payload) }
-                    try store.setSyncState([SyncEngine.cursorKey: SyncEngine.data(last)])
-                }
-            } catch {
-                if let inner = error.underlying as? SyncError { throw inner }
-                throw SyncError(
-                    .keychain, "applying remote changes failed: \(error.reason)", underlying: error)
-            }
-            cursor = last
+            try apply(pulled: rows)
+            cursor = rows[rows.count - 1].seq
             if rows.count < SyncEngine.pullBatch { break }
         }
         try? store.setSyncState([SyncEngine.lastPullKey: SyncEngine.now()])
+    }
+
+    /// Applies one pulled batch (in sequence order) in one local transaction and moves the cursor to its last
+    /// row. Every row of the batch must open before any is applied: a bad row changes nothing locally.
+    package func apply(pulled rows: [SyncRow]) throws(SyncError) {
+        guard let lastRow = rows.last else { return }
+        var opened: [(SyncRow, SyncPayload)] = []
+        opened.reserveCapacity(rows.count)
+        for row in rows { opened.append((row, try row.open(with: key))) }
+        let last = lastRow.seq
+        do {
+            try store.withSyncTransaction { transaction in
+                for (row, payload) in opened { try apply(transaction, row, payload) }
+                try store.setSyncState([SyncEngine.cursorKey: SyncEngine.data(last)])
+            }
+        } catch {
+            if let inner = error.underlying as? SyncError { throw inner }
+            throw SyncError(.keychain, "applying remote changes failed: \(error.reason)", underlying: error)
+        }
     }
 
     // MARK: Applying remote changes

@@ -46,12 +46,19 @@ package struct SyncRow: Sendable, Hashable {
     package static func seal(
         _ payload: SyncPayload, itemID: Data, version: Int64, key: CircleKey
     ) throws(SyncError) -> SyncRow {
-        let aad = associatedData(
-            circleID: key.circleID, itemID: itemID, version: version, tombstone: payload.isTombstone)
+        var plain = payload.encoded()
+        defer { plain.resetBytes(in: 0..<plain.count) }
+        return try seal(plaintext: plain, itemID: itemID, version: version, tombstone: payload.isTombstone, key: key)
+    }
+
+    /// Seals an already encoded plaintext (any bytes: the fuzz harness seals malformed payloads this way, as a
+    /// buggy or newer member could).
+    package static func seal(
+        plaintext plain: Data, itemID: Data, version: Int64, tombstone: Bool, key: CircleKey
+    ) throws(SyncError) -> SyncRow {
+        let aad = associatedData(circleID: key.circleID, itemID: itemID, version: version, tombstone: tombstone)
         do {
             let nonce = try SecureRandom.bytes(nonceLength)
-            var plain = payload.encoded()
-            defer { plain.resetBytes(in: 0..<plain.count) }
             let (ciphertext, tag) = try key.sealingKey.seal(
                 nonce: nonce, plaintext: plain, aad: aad, tagLength: tagLength)
             var blob = Data(capacity: 1 + nonceLength + ciphertext.count + tagLength)
@@ -59,7 +66,7 @@ package struct SyncRow: Sendable, Hashable {
             blob.append(nonce)
             blob.append(ciphertext)
             blob.append(tag)
-            return SyncRow(itemID: itemID, version: version, seq: 0, isTombstone: payload.isTombstone, blob: blob)
+            return SyncRow(itemID: itemID, version: version, seq: 0, isTombstone: tombstone, blob: blob)
         } catch {
             throw SyncError(.internal, "sealing a row failed", underlying: error)
         }

@@ -14,6 +14,46 @@ package struct ServerCircle: Sendable {
     package let keyCheck: Data
 }
 
+extension ServerCircle {
+    /// Reads a row of `SELECT circle_id, salt, kdf_n, kdf_r, kdf_p, key_check FROM osec_circles` (what the server
+    /// returns is untrusted: every column is checked, the scrypt parameters against the joiner's bounds).
+    package init(row: [PGValue]) throws(SyncError) {
+        guard row.count == 6, let id = row[0].bytesValue, id.count == 16, let salt = row[1].bytesValue,
+            let n = row[2].integerValue, let r = row[3].integerValue, let p = row[4].integerValue,
+            let check = row[5].bytesValue, let un = UInt64(exactly: n), let ur = UInt32(exactly: r),
+            let up = UInt32(exactly: p)
+        else {
+            throw SyncError(.serverIncompatible, "the circle row is malformed")
+        }
+        self.init(circleID: id, salt: salt, parameters: try CircleKey.Parameters(n: un, r: ur, p: up), keyCheck: check)
+    }
+}
+
+extension SyncRow {
+    /// Reads a row of `SELECT item_id, version, seq, tombstone, blob FROM osec_items` (untrusted: a wrong type or
+    /// a missing column is `serverIncompatible`; the content is checked when the row is opened).
+    package init(serverRow row: [PGValue]) throws(SyncError) {
+        guard row.count == 5, let id = row[0].bytesValue, let version = row[1].integerValue,
+            let seq = row[2].integerValue, let tombstone = row[3].boolValue, let blob = row[4].bytesValue
+        else {
+            throw SyncError(.serverIncompatible, "an item row is malformed")
+        }
+        self.init(itemID: id, version: version, seq: seq, isTombstone: tombstone, blob: blob)
+    }
+}
+
+extension ServerMember {
+    /// Reads a row of `SELECT member_id, info, last_seen (µs)` from `osec_members`; a member whose info does not
+    /// open with `key` (or a malformed row) is listed with host name `"?"`.
+    package init(row: [PGValue], key: CircleKey) {
+        let member = row.first?.bytesValue ?? Data()
+        let info = row.count > 1 ? row[1].bytesValue ?? Data() : Data()
+        let host = (try? SyncServer.openInfo(info, member: member, key: key)) ?? "?"
+        let micros = Double(row.count > 2 ? row[2].integerValue ?? 0 : 0)
+        self.init(memberID: member, hostName: host, lastSeen: Date(timeIntervalSince1970: micros / 1e6))
+    }
+}
+
 /// A member as listed by the server (its info opened with the circle key).
 package struct ServerMember: Sendable {
     /// The member's id.
@@ -56,14 +96,7 @@ package final class SyncServer: @unchecked Sendable {  // sendable: PGConnection
                 "SELECT circle_id, salt, kdf_n, kdf_r, kdf_p, key_check FROM osec_circles WHERE lookup = $1",
                 [.bytes(SyncServer.lookup(name))])
             guard let row = result.rows.first else { return nil }
-            guard let id = row[0].bytesValue, let salt = row[1].bytesValue, let n = row[2].integerValue,
-                let r = row[3].integerValue, let p = row[4].integerValue, let check = row[5].bytesValue,
-                let un = UInt64(exactly: n), let ur = UInt32(exactly: r), let up = UInt32(exactly: p)
-            else {
-                throw SyncError(.serverIncompatible, "the circle row is malformed")
-            }
-            return ServerCircle(
-                circleID: id, salt: salt, parameters: try CircleKey.Parameters(n: un, r: ur, p: up), keyCheck: check)
+            return try ServerCircle(row: row)
         }
     }
 
@@ -104,7 +137,7 @@ package final class SyncServer: @unchecked Sendable {  // sendable: PGConnection
 
     /// Registers (or refreshes) a member with its sealed info.
     package func register(member: Data, hostName: String, key: CircleKey) throws(SyncError) {
-        let info = try sealInfo(hostName, member: member, key: key)
+        let info = try SyncServer.sealInfo(hostName, member: member, key: key)
         try run {
             try connection.execute(
                 """
@@ -139,13 +172,7 @@ package final class SyncServer: @unchecked Sendable {  // sendable: PGConnection
                 SELECT member_id, info, (extract(epoch FROM last_seen) * 1000000)::bigint FROM osec_members
                 WHERE circle_id = $1 ORDER BY member_id
                 """, [.bytes(key.circleID)]
-            ).rows.map { row in
-                let member = row[0].bytesValue ?? Data()
-                let host = (try? openInfo(row[1].bytesValue ?? Data(), member: member, key: key)) ?? "?"
-                let micros = Double(row[2].integerValue ?? 0)
-                return ServerMember(
-                    memberID: member, hostName: host, lastSeen: Date(timeIntervalSince1970: micros / 1e6))
-            }
+            ).rows.map { ServerMember(row: $0, key: key) }
         }
     }
 
@@ -196,14 +223,7 @@ package final class SyncServer: @unchecked Sendable {  // sendable: PGConnection
                 SELECT item_id, version, seq, tombstone, blob FROM osec_items
                 WHERE circle_id = $1 AND seq > $2 ORDER BY seq LIMIT $3
                 """, [.bytes(circleID), .integer(seq), .integer(Int64(limit))]
-            ).rows.map { row in
-                guard let id = row[0].bytesValue, let version = row[1].integerValue, let seq = row[2].integerValue,
-                    let tombstone = row[3].boolValue, let blob = row[4].bytesValue
-                else {
-                    throw SyncError(.serverIncompatible, "an item row is malformed")
-                }
-                return SyncRow(itemID: id, version: version, seq: seq, isTombstone: tombstone, blob: blob)
-            }
+            ).rows.map { row throws(SyncError) in try SyncRow(serverRow: row) }
         }
     }
 
@@ -220,7 +240,7 @@ package final class SyncServer: @unchecked Sendable {  // sendable: PGConnection
 
     // MARK: Helpers
 
-    private func sealInfo(_ host: String, member: Data, key: CircleKey) throws(SyncError) -> Data {
+    package static func sealInfo(_ host: String, member: Data, key: CircleKey) throws(SyncError) -> Data {
         let aad = Data("OSecSync.member.v1".utf8) + key.circleID + member
         do {
             let nonce = try SecureRandom.bytes(12)
@@ -231,7 +251,7 @@ package final class SyncServer: @unchecked Sendable {  // sendable: PGConnection
         }
     }
 
-    private func openInfo(_ blob: Data, member: Data, key: CircleKey) throws -> String {
+    static func openInfo(_ blob: Data, member: Data, key: CircleKey) throws -> String {
         guard blob.count >= 29, blob.first == 1 else { throw SyncError(.tamperedRow, "malformed member info") }
         let aad = Data("OSecSync.member.v1".utf8) + key.circleID + member
         return String(

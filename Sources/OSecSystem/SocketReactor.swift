@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -42,7 +41,9 @@ package final class SocketReactor: Sendable {
         var cancelledBeforeRegistration: Set<UInt64> = []
     }
 
-    private let state = Mutex(State())
+    /// Behind a pthread mutex rather than `Synchronization.Mutex`, whose futex lock ThreadSanitizer cannot see:
+    /// with it every waiter hand-over between a task and the poll thread was reported as a race (docs/fuzzing.md).
+    private let state = LockedState(State())
     /// The self-pipe that wakes the poll thread when the waiter set changes.
     private let wakeRead: Int32
     private let wakeWrite: Int32
@@ -140,5 +141,19 @@ package final class SocketReactor: Sendable {
             for continuation in resumeReady { continuation.resume() }
             for continuation in resumeTimedOut { continuation.resume(throwing: WaitError.timedOut) }
         }
+    }
+}
+
+/// A value behind an `NSLock` (a pthread mutex, whose ordering ThreadSanitizer sees).
+private final class LockedState<Value>: @unchecked Sendable {  // sendable: `value` is only touched under `lock`
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
     }
 }

@@ -1,6 +1,5 @@
 internal import CLibSSL
 import Foundation
-import Synchronization
 
 /// Owns one SSL_SESSION reference (a resumable session or a TLS 1.3 ticket the client received).
 ///
@@ -34,7 +33,9 @@ final class TLSSessionCache: Sendable {
         var clock: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    /// Behind a pthread mutex rather than `Synchronization.Mutex`, whose futex lock ThreadSanitizer cannot see
+    /// (every store from another connection's thread was reported as a race; docs/fuzzing.md, "Sanitizers").
+    private let state = LockedState(State())
 
     /// The session stored under `peerID`, if it can still be resumed.
     func session(for peerID: Data) -> TLSSession? {
@@ -78,5 +79,19 @@ final class TLSSessionCache: Sendable {
             return old
         }
         _ = old
+    }
+}
+
+/// A value behind an `NSLock` (a pthread mutex, whose ordering ThreadSanitizer sees).
+private final class LockedState<Value>: @unchecked Sendable {  // sendable: `value` is only touched under `lock`
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
     }
 }

@@ -1,6 +1,5 @@
 internal import COpenSSL
 import Foundation
-import Synchronization
 
 /// Owns one EVP_PKEY_CTX.
 ///
@@ -95,7 +94,12 @@ struct PKeyOperation: Hashable, Sendable {
 /// lookup by name behind EVP_PKEY_CTX_set_signature_md). A context cannot be shared by two threads, so each
 /// caller takes one out, uses it alone and puts it back: a key used from N threads at once holds up to N
 /// contexts per operation (bounded by ``maximumIdlePerOperation``).
-final class PKeyContextPool: Sendable {
+///
+/// The slots are guarded by an `NSLock` (a pthread mutex), not `Synchronization.Mutex`: ThreadSanitizer sees the
+/// ordering a pthread mutex creates, but not that of `Mutex`, whose futex-based lock lives in the uninstrumented
+/// standard library. With `Mutex`, every hand-over of a context (and of the slot array) from one thread to the
+/// next was reported as a data race although the lock orders it (issue 26; docs/fuzzing.md, "Sanitizers").
+final class PKeyContextPool: @unchecked Sendable {  // sendable: `slots` is only touched under `lock`
     /// Idle contexts kept per operation (more than the cores of most machines; extra ones are freed).
     static let maximumIdlePerOperation = 8
     /// Operations (distinct parameter sets) a key keeps contexts for; others get a fresh context every time.
@@ -106,11 +110,12 @@ final class PKeyContextPool: Sendable {
         var idle: [PKeyContext]
     }
 
-    private let slots = Mutex<[Slot]>([])
+    private let lock = NSLock()
+    private var slots: [Slot] = []
 
     /// An idle context for `operation`, if one is parked.
     func take(_ operation: PKeyOperation) -> PKeyContext? {
-        slots.withLock { slots in
+        lock.withLock {
             for index in slots.indices where slots[index].operation == operation {
                 return slots[index].idle.popLast()
             }
@@ -121,7 +126,7 @@ final class PKeyContextPool: Sendable {
     /// Parks `context` (idle, initialised for `operation`) for the next caller, or frees it when the pool is full.
     func park(_ context: PKeyContext, for operation: PKeyOperation) {
         // A context the pool has no room for is returned from the lock and freed outside it.
-        let overflow: PKeyContext? = slots.withLock { slots in
+        let overflow: PKeyContext? = lock.withLock {
             for index in slots.indices where slots[index].operation == operation {
                 guard slots[index].idle.count < Self.maximumIdlePerOperation else { return context }
                 slots[index].idle.append(context)

@@ -86,9 +86,6 @@ enum SecItemStore {
             if let requested = fields[.accessGroup] { storeQuery.accessGroups = [try accessGroup(for: requested)] }
             if let requested = fields[.accessibility] { storeQuery.accessibility = try accessibility(requested) }
         }
-        if !query.synchronizableAny {
-            storeQuery.isSynchronizable = !fields.isEmpty && (fields[.synchronizable]?.integerValue ?? 0) != 0
-        }
         var refs: [PersistentRef] = []
         if let ref = query.valuePersistentRef { refs.append(try SecPersistentRef.storeRef(ref)) }
         for entry in query.matchItemList ?? [] {
@@ -108,11 +105,19 @@ enum SecItemStore {
                 }
             }
         }
-        if query.valuePersistentRef != nil || query.matchItemList != nil
+        let byReference =
+            query.valuePersistentRef != nil || query.matchItemList != nil
             || (query.valueRef.map { SecItemRefs.reference(of: $0) != nil } ?? false)
-        {
+        if byReference {
             let wanted = refs.filter { $0.itemClass == itemClass }
             storeQuery.persistentRefs = wanted
+        }
+        // Without kSecAttrSynchronizable a query sees only items that do not sync, unless it names its items by
+        // reference: a persistent ref (or a ref, or an item list) finds its item whether it syncs or not, as on
+        // Apple platforms (the server adds `sync == 0` only to queries without a persistent ref).
+        let requestedSync = fields[.synchronizable]
+        if !query.synchronizableAny && (requestedSync != nil || !byReference) {
+            storeQuery.isSynchronizable = (requestedSync?.integerValue ?? 0) != 0
         }
         return storeQuery
     }

@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# A bounded soak (issue 26): the long-lived processes run together against loops of short-lived clients on
+# loopback for MINUTES, and their file descriptors, threads and resident memory are sampled every interval.
+#   scripts/soak.sh MINUTES [interval seconds=60]
+#
+# Long-lived processes (sampled):
+#   agent  `security keychain-agent`: clients unlock, read and lock a password keychain through it in a loop;
+#   tls    TLSLoad: a TLSListener and rounds of 8 concurrent TLSConnection clients × 20 requests, without end;
+#   sync   `security sync-agent` on one keychain of a circle (only when PostgreSQL can be started with
+#          scripts/pg-test-server.sh): a client loop changes 16 passwords of a second member and syncs it.
+# The first third of the samples is the warm-up; any later sample above the warm-up's maxima fails the soak: more
+# descriptors, more threads, or resident memory more than 10 % + 4 MiB above (allocator noise). A long-lived process that dies,
+# or a client loop that fails, fails it too. Uses the debug build (`swift build` first).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+minutes="${1:?usage: scripts/soak.sh MINUTES [interval seconds]}"
+interval="${2:-60}"
+bin="$(swift build --show-bin-path)"
+for tool in security TLSLoad SyncStress; do
+    [ -x "$bin/$tool" ] || { echo "soak: $bin/$tool missing; run swift build first" >&2; exit 2; }
+done
+
+work="$(mktemp -d /tmp/osec-soak.XXXXXX)"
+chmod 700 "$work"
+pids=()
+loops=()
+pg=""
+cleanup() {
+    "${sec:-false}" keychain-agent -s > /dev/null 2>&1 || true
+    for pid in "${loops[@]}" "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    [ -n "$pg" ] && scripts/pg-test-server.sh destroy "$work/pg" > /dev/null 2>&1 || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+export HOME="$work/home" XDG_RUNTIME_DIR="$work/run" XDG_DATA_HOME="$work/data"
+export OPENSECURITY_KEYCHAIN="$work/data/login.keychain-db"
+mkdir -p "$HOME" "$XDG_RUNTIME_DIR" "$XDG_DATA_HOME"
+chmod 700 "$HOME" "$XDG_RUNTIME_DIR" "$XDG_DATA_HOME"
+sec="$bin/security"
+names=()
+fail() {
+    echo "soak: FAIL: $*" >&2
+    exit 1
+}
+
+# The keychain agent (started first: a client that finds none starts a detached one) and its clients.
+"$sec" keychain-agent > "$work/agent.log" 2>&1 &
+pids+=($!)
+names+=(agent)
+# Let it bind its socket first (a client finding none would start a detached agent of its own).
+for _ in $(seq 50); do
+    "$sec" keychain-agent -l > /dev/null 2>&1 && break
+    sleep 0.1
+done
+kill -0 "${pids[0]}" 2> /dev/null || fail "the keychain agent did not start: $(cat "$work/agent.log")"
+"$sec" create-keychain -p soak "$work/agent.keychain-db" > /dev/null
+(
+    i=0
+    while true; do
+        i=$((i + 1))
+        "$sec" unlock-keychain -p soak "$work/agent.keychain-db" > /dev/null 2>&1 || { echo "unlock $i" >&2; exit 1; }
+        "$sec" add-generic-password -U -a "a$((i % 8))" -s soak -w "v$i" "$work/agent.keychain-db" > /dev/null 2>&1 \
+            || { echo "add $i" >&2; exit 1; }
+        "$sec" find-generic-password -a "a$((i % 8))" -s soak -w "$work/agent.keychain-db" > /dev/null 2>&1 \
+            || { echo "find $i" >&2; exit 1; }
+        "$sec" keychain-agent -l > /dev/null 2>&1 || { echo "list $i" >&2; exit 1; }
+        "$sec" lock-keychain "$work/agent.keychain-db" > /dev/null 2>&1 || { echo "lock $i" >&2; exit 1; }
+    done
+) 2> "$work/agent-clients.log" &
+loops+=($!)
+
+# The TLS listener and its clients (one process; it prints a JSON line per round).
+(
+    cd "$work"
+    ext="basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth"
+    printf "%b\nsubjectAltName=DNS:localhost,IP:127.0.0.1\n" "$ext" > server.ext
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout ca.key -out ca.pem \
+        -subj "/CN=Soak Root" -days 2 -addext basicConstraints=critical,CA:TRUE \
+        -addext keyUsage=critical,keyCertSign,cRLSign 2> /dev/null
+    openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout server.key -out server.csr \
+        -subj /CN=localhost 2> /dev/null
+    openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -set_serial 7 -days 2 -extfile server.ext \
+        -out server.pem 2> /dev/null
+    openssl pkcs12 -export -in server.pem -inkey server.key -certfile ca.pem -passout pass:soak -out server.p12
+)
+"$bin/TLSLoad" --p12 "$work/server.p12" --password soak --ca "$work/ca.pem" --clients 8 --requests 20 \
+    --rounds 100000000 > "$work/tls.log" 2>&1 &
+pids+=($!)
+names+=(tls)
+
+# Sync, when a PostgreSQL server can be started.
+if url="$(scripts/pg-test-server.sh start "$work/pg" 2> "$work/pg.log")" && [ -n "$url" ]; then
+    pg=yes
+    "$bin/SyncStress" join "$work/m1.keychain-db" "$url" soak soak-passphrase > /dev/null
+    "$bin/SyncStress" join "$work/m2.keychain-db" "$url" soak soak-passphrase > /dev/null
+    OPENSECURITY_KEYCHAIN="$work/m1.keychain-db" "$sec" sync-agent "$work/m1.keychain-db" > "$work/sync.log" 2>&1 &
+    pids+=($!)
+    names+=(sync)
+    (
+        i=0
+        while true; do
+            i=$((i + 1))
+            "$bin/SyncStress" set "$work/m2.keychain-db" "acct-$((i % 16))" "v$i" > /dev/null \
+                || { echo "set $i" >&2; exit 1; }
+            "$bin/SyncStress" sync "$work/m2.keychain-db" > /dev/null || { echo "sync $i" >&2; exit 1; }
+            sleep 0.2
+        done
+    ) 2> "$work/sync-clients.log" &
+    loops+=($!)
+else
+    echo "soak: PostgreSQL not available (scripts/pg-test-server.sh): sync is not soaked" >&2
+fi
+
+sample() { # pid -> "fds threads rss_kb"
+    local pid="$1"
+    [ -d "/proc/$pid" ] || { echo "dead"; return; }
+    local fds threads rss
+    fds="$(find "/proc/$pid/fd" -mindepth 1 -maxdepth 1 2> /dev/null | wc -l)"
+    threads="$(awk '/^Threads:/ {print $2}' "/proc/$pid/status")"
+    rss="$(awk '/^VmRSS:/ {print $2}' "/proc/$pid/status")"
+    echo "$fds $threads $rss"
+}
+
+declare -A base
+samples=$((minutes * 60 / interval))
+[ "$samples" -ge 3 ] || fail "MINUTES × 60 / interval must give at least three samples"
+# The first third of the samples (at least one) is the warm-up.
+warmup=$((samples / 3 > 0 ? samples / 3 : 1))
+status=0
+printf '%-8s %-7s %6s %8s %10s\n' sample process fds threads rss_kib
+for n in $(seq 1 "$samples"); do
+    sleep "$interval"
+    for loop in "${loops[@]}"; do
+        kill -0 "$loop" 2> /dev/null || fail "a client loop stopped: $(cat "$work"/*-clients.log)"
+    done
+    for index in "${!pids[@]}"; do
+        name="${names[$index]}"
+        read -r fds threads rss <<< "$(sample "${pids[$index]}")"
+        [ "$fds" = dead ] && fail "$name exited: $(tail -5 "$work/$name.log")"
+        printf '%-8s %-7s %6s %8s %10s\n' "$n" "$name" "$fds" "$threads" "$rss"
+        if [ "$n" -le "$warmup" ]; then
+            # The warm-up's maxima (pools and caches fill up lazily under load) are the baseline.
+            read -r bfds bthreads brss <<< "${base[$name]:-0 0 0}"
+            base[$name]="$((fds > bfds ? fds : bfds)) $((threads > bthreads ? threads : bthreads)) $((rss > brss ? rss : brss))"
+            continue
+        fi
+        read -r bfds bthreads brss <<< "${base[$name]}"
+        if [ "$fds" -gt "$bfds" ] || [ "$threads" -gt "$bthreads" ] || [ "$rss" -gt $((brss * 110 / 100 + 4096)) ]; then
+            echo "soak: $name grew after warm-up: fds $bfds→$fds, threads $bthreads→$threads, rss $brss→$rss KiB" >&2
+            status=1
+        fi
+    done
+done
+rounds="$(grep -c '"round"' "$work/tls.log" 2> /dev/null || true)"
+# A round in which a request went unanswered or the server failed a connection fails the soak.
+bad="$(awk -F'[:,]' '/"round"/ { if ($4 != $6 || $8 != 0) n++ } END { print n + 0 }' "$work/tls.log")"
+[ "$bad" -eq 0 ] || { echo "soak: $bad TLS round(s) with unanswered requests or server failures" >&2; status=1; }
+echo "soak: $minutes min, TLS rounds completed: ${rounds:-0}; $([ "$status" -eq 0 ] && echo flat || echo GREW)"
+exit "$status"
