@@ -534,3 +534,13 @@ int osec_plain_digest_final(int algorithm, void *state, void *out) {
     OPENSSL_cleanse(state, OSEC_PLAIN_DIGEST_STATE_SIZE);
     return ok;
 }
+
+// MARK: Process exit
+
+/// OpenSSL's default atexit handler (OPENSSL_cleanup) frees its global locks and tables while other threads may
+/// still be inside libcrypto: a keychain agent, a sync thread or a TLS listener running when `exit` is called then
+/// crashes in a freed rwlock. The option must be given in the first initialisation, so it runs before `main`; the
+/// memory is reclaimed with the process, as for any other library.
+__attribute__((constructor)) static void osec_openssl_no_atexit(void) {
+    OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, NULL);
+}
