@@ -117,7 +117,7 @@ package struct AgentInfo: Sendable, Equatable {
     package let isDumpable: Bool
 }
 
-/// The byte stream the agent reads requests from and writes responses to: a ``UnixSocket`` in the agent, memory in
+/// The byte stream the agent reads requests from and writes responses to: a `UnixSocket` in the agent, memory in
 /// the fuzz harness.
 package protocol AgentConnection {
     /// Exactly `count` bytes; `nil` at a clean end of stream before the first byte.

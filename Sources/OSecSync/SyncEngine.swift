@@ -89,7 +89,7 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
     }
 
     /// An engine on `store` for the circle of `key` that has no server: only ``apply(pulled:)`` is meaningful (the
-    /// fuzz harness feeds it what a hostile server could return). The ledger is adopted as in ``join``.
+    /// fuzz harness feeds it what a hostile server could return). The ledger is adopted as in `join`.
     package static func offline(
         store: KeychainStore, settings: SyncSettings, key: CircleKey
     ) throws(SyncError) -> SyncEngine {

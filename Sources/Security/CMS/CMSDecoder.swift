@@ -51,7 +51,7 @@ public func CMSDecoderCreate(_ cmsDecoderOut: UnsafeMutablePointer<CMSDecoder?>)
 }
 
 /// Apple's `CMSDecoderUpdateMessage`: appends message bytes. A first byte that cannot start a ContentInfo (a
-/// SEQUENCE), or more bytes than ``CMSLimits/maximumMessageSize``, is errSecUnknownFormat; after
+/// SEQUENCE), or more bytes than `CMSLimits.maximumMessageSize`, is errSecUnknownFormat; after
 /// FinalizeMessage, errSecParam.
 public func CMSDecoderUpdateMessage(
     _ cmsDecoder: CMSDecoder, _ msgBytes: UnsafeRawPointer, _ msgBytesLen: Int
