@@ -15,8 +15,9 @@
 # The binary is a release build with the Swift runtime and Foundation linked statically (--static-swift-stdlib)
 # and libstdc++/libgcc linked statically too: it runs without a Swift toolchain. Its dynamic dependencies are only
 # the C library (libc6), OpenSSL 3 (libssl3), SQLite 3 (libsqlite3-0), D-Bus (libdbus-1-3, for
-# `security secret-service`) and libpq (libpq5, loaded with dlopen when the keychain sync first connects); the script checks the binary's NEEDED entries against that list and derives
-# the package's Depends from them and libpq with dpkg -S.
+# `security secret-service`) and libpq (libpq5, loaded with dlopen when the keychain sync first connects); the
+# script checks the binary's NEEDED entries against that list and derives the package's Depends from them and
+# libpq with dpkg -S.
 # The man page and the completions are printed by the built tool (`security _generate man|bash|zsh`) from its own
 # command table, so they cannot drift from `security help`.
 set -euo pipefail
@@ -141,8 +142,8 @@ install_files "$stage" /usr
 loaded_on_use="libpq.so.5"
 depends=""
 for soname in $needed $loaded_on_use; do
-    path="$(ldd "$bin" | awk -v s="$soname" '$1 == s && $3 ~ /^\// {print $3; exit}')"
-    [ -n "$path" ] || path="$(PATH="$PATH:/sbin:/usr/sbin" ldconfig -p | awk -v s="$soname" '$1 == s {print $NF; exit}')"
+    path="$(ldd "$bin" | awk -v s="$soname" '$1 == s && $3 ~ /^\// && !found {print $3; found = 1}')"
+    [ -n "$path" ] || path="$(PATH="$PATH:/sbin:/usr/sbin" ldconfig -p | awk -v s="$soname" '$1 == s && !found {print $NF; found = 1}')"
     package="$(dpkg -S "$path" 2>/dev/null || dpkg -S "$(readlink -f "$path")" 2>/dev/null)" || {
         echo "install.sh: no Debian package owns $path ($soname)" >&2
         exit 1

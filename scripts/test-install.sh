@@ -61,7 +61,7 @@ done
 libs_of() { ldd "$1" | awk '$2 == "=>" {print $1} $1 ~ /^\// {print $1}' | sed 's|.*/||' | sort -u; }
 {
     for lib in libssl.so.3 libcrypto.so.3 libsqlite3.so.0 libpq.so.5 libdbus-1.so.3; do
-        path="$(PATH="$PATH:/sbin:/usr/sbin" ldconfig -p | awk -v s="$lib" '$1 == s {print $NF; exit}')"
+        path="$(PATH="$PATH:/sbin:/usr/sbin" ldconfig -p | awk -v s="$lib" '$1 == s && !found {print $NF; found = 1}')"
         [ -n "$path" ] && libs_of "$path"
         echo "$lib"
     done
@@ -102,7 +102,7 @@ openssl x509 -req -in "$pki/leaf.csr" -CA "$pki/ca.pem" -CAkey "$pki/ca.key" -CA
 openssl pkcs12 -export -inkey "$pki/leaf.key" -in "$pki/leaf.pem" -name installed -passout pass:pw \
     -out "$pki/leaf.p12"
 run security import "$pki/leaf.p12" -f pkcs12 -P pw >/dev/null || fail "import of the identity"
-run security find-identity | grep -q 'install.example' || fail "the imported identity is not found"
+run security find-identity | grep 'install.example' >/dev/null || fail "the imported identity is not found"
 pass "identity import"
 run security verify-cert -c "$pki/leaf.pem" -r "$pki/ca.pem" -p ssl -s install.example >/dev/null \
     || fail "verify-cert of a good chain"
