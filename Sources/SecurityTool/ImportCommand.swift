@@ -1,4 +1,5 @@
 import Foundation
+import OSecASN1
 import Security
 
 /// `security import inputfile [-k keychain] [-t type] [-f format] [-w] [-x] [-P passphrase] [-a name value]…
@@ -189,43 +190,16 @@ enum ImportCommand {
 
     // MARK: Certificates and keys
 
-    /// Splits PEM text into its blocks (label and the block's text).
-    static func pemBlocks(_ text: String) -> [(label: String, text: String)] {
-        var blocks: [(String, String)] = []
-        var current: [Substring] = []
-        var label: String?
-        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if label == nil, trimmed.hasPrefix("-----BEGIN "), trimmed.hasSuffix("-----") {
-                label = String(trimmed.dropFirst(11).dropLast(5))
-                current = [line]
-            } else if let open = label {
-                current.append(line)
-                if trimmed == "-----END \(open)-----" {
-                    blocks.append((open, current.joined(separator: "\n") + "\n"))
-                    label = nil
-                }
-            }
-        }
-        return blocks
-    }
-
-    static let keyLabels: Set = [
-        "RSA PRIVATE KEY", "RSA PUBLIC KEY", "PUBLIC KEY", "PRIVATE KEY", "ENCRYPTED PRIVATE KEY", "EC PRIVATE KEY",
-    ]
-
     static func decode(_ contents: Data, format: String, passphrase: inout String?) throws -> [Piece] {
         if let text = String(data: contents, encoding: .utf8), text.contains("-----BEGIN") {
             var pieces: [Piece] = []
-            for block in pemBlocks(text) {
-                if block.label == "CERTIFICATE" || block.label == "X509 CERTIFICATE"
-                    || block.label == "TRUSTED CERTIFICATE"
-                {
+            for block in PEMTextBlocks.split(text) {
+                if PEMTextBlocks.certificateLabels.contains(block.label) {
                     guard let certificate = try? OpenSecurityCertificates.certificates(fromPEM: block.text).first else {
                         throw Failure(status: errSecUnknownFormat)
                     }
                     pieces.append(.certificate(certificate))
-                } else if keyLabels.contains(block.label) {
+                } else if PEMTextBlocks.keyLabels.contains(block.label) {
                     let encrypted =
                         block.label == "ENCRYPTED PRIVATE KEY" || block.text.contains("Proc-Type: 4,ENCRYPTED")
                     let secret = encrypted ? try obtainPassphrase(&passphrase) : nil

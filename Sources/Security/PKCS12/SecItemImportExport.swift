@@ -1,4 +1,5 @@
 import Foundation
+import OSecASN1
 
 // macOS's SecItemImport / SecItemExport (Security/SecImportExport.h) with Apple's Swift signatures: certificates
 // (DER, PEM), RSA and EC keys (PKCS#1, SEC1, SubjectPublicKeyInfo, PKCS#8, encrypted PKCS#8, OpenSSL's legacy
@@ -193,32 +194,6 @@ enum ImportExport {
         return text.contains("-----BEGIN ")
     }
 
-    /// Splits PEM text into blocks (label and the whole block's text).
-    static func pemBlocks(_ text: String) -> [(label: String, text: String)] {
-        var blocks: [(String, String)] = []
-        var current: [Substring] = []
-        var label: String?
-        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if label == nil, trimmed.hasPrefix("-----BEGIN "), trimmed.hasSuffix("-----") {
-                label = String(trimmed.dropFirst(11).dropLast(5))
-                current = [line]
-            } else if let open = label {
-                current.append(line)
-                if trimmed == "-----END \(open)-----" {
-                    blocks.append((open, current.joined(separator: "\n") + "\n"))
-                    label = nil
-                }
-            }
-        }
-        return blocks
-    }
-
-    static let certificateLabels: Set = ["CERTIFICATE", "X509 CERTIFICATE", "TRUSTED CERTIFICATE"]
-    static let keyLabels: Set = [
-        "RSA PRIVATE KEY", "RSA PUBLIC KEY", "PUBLIC KEY", "PRIVATE KEY", "ENCRYPTED PRIVATE KEY", "EC PRIVATE KEY",
-    ]
-
     /// An EncryptedPrivateKeyInfo: SEQUENCE { SEQUENCE (algorithm), OCTET STRING }.
     static func isEncryptedPKCS8(_ der: Data) -> Bool {
         let bytes = [UInt8](der.prefix(16))
@@ -276,13 +251,13 @@ enum ImportExport {
         if let text = String(data: data, encoding: .utf8), text.contains("-----BEGIN ") {
             var items: [Item] = []
             var formats: [SecExternalFormat] = []
-            for block in pemBlocks(text) {
-                if certificateLabels.contains(block.label) {
+            for block in PEMTextBlocks.split(text) {
+                if PEMTextBlocks.certificateLabels.contains(block.label) {
                     guard let certificate = try? OpenSecurityCertificates.certificates(fromPEM: block.text).first
                     else { throw SecError(errSecUnknownFormat, "a CERTIFICATE block does not hold a certificate") }
                     items.append(.certificate(certificate))
                     formats.append(.formatX509Cert)
-                } else if keyLabels.contains(block.label) {
+                } else if PEMTextBlocks.keyLabels.contains(block.label) {
                     let encrypted = block.label == "ENCRYPTED PRIVATE KEY"
                     let legacy = block.text.contains("Proc-Type: 4,ENCRYPTED")
                     let secret = encrypted || legacy ? try required(passphrase) : nil
