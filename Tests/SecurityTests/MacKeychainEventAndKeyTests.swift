@@ -7,15 +7,20 @@ import Testing
 @Suite(.serialized)
 struct MacKeychainEventAndKeyTests {
     static let seen = Mutex<[SecKeychainEvent]>([])
+    /// The keychain whose events the test records: callbacks see every event of the process, and other suites
+    /// lock and unlock their own keychains meanwhile.
+    static let watched = Mutex<String>("")
 
     @Test func callbacksSeeAddUpdateDeleteLockAndUnlock() throws {
         let keychain = try TestKeychain(password: "events")
         let callback: SecKeychainCallback = { event, info, _ in
+            let keychain = info.pointee.keychain.takeUnretainedValue().description
+            guard keychain == MacKeychainEventAndKeyTests.watched.withLock({ $0 }) else { return errSecSuccess }
             MacKeychainEventAndKeyTests.seen.withLock { $0.append(event) }
-            _ = info.pointee.keychain.takeUnretainedValue()
             return errSecSuccess
         }
         Self.seen.withLock { $0 = [] }
+        Self.watched.withLock { $0 = keychain.keychain.description }
         #expect(SecKeychainAddCallback(callback, [.addEventMask, .deleteEventMask, .lockEventMask], nil) == noErr)
         var item: SecKeychainItem?
         #expect(
