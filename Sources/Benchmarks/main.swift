@@ -14,7 +14,16 @@ BenchTable.line(
     "\(report.machine.cpu), \(report.machine.cores) cores; \(report.machine.openssl); \(report.machine.swift)")
 BenchTable.line("")
 BenchTable.printHeader()
-for suite in BenchSuites.all where options.runsSuite(suite.name) {
+var scaleReport = ScaleReport(machine: report.machine)
+for suite in ScaleSuites.all where options.runsScaleSuite(suite.name) {
+    BenchTable.line("scaling suite \(suite.name)")
+    for point in suite.run(options) {
+        BenchTable.line(
+            "  \(point.series) @ \(Int(point.x)) \(point.xLabel): \(BenchTable.format(point.value, point.unit))")
+        scaleReport.points.append(point)
+    }
+}
+for suite in BenchSuites.all where !options.onlyScale && options.runsSuite(suite.name) {
     for row in suite.rows() where options.selects(suite.name) || options.selects(row.name) {
         var result = row.run(options)
         result.suite = suite.name
@@ -26,8 +35,13 @@ SyncBenchmarks.finish()
 BenchScratch.removeAll()
 if let path = options.jsonPath {
     do {
-        try report.write(to: path)
-        BenchTable.line("\nwrote \(report.rows.count) rows to \(path)")
+        if options.onlyScale {
+            try scaleReport.write(to: path)
+            BenchTable.line("\nwrote \(scaleReport.points.count) scaling points to \(path)")
+        } else {
+            try report.write(to: path)
+            BenchTable.line("\nwrote \(report.rows.count) rows to \(path)")
+        }
     } catch {
         FileHandle.standardError.write(Data("cannot write \(path): \(error)\n".utf8))
         exit(1)
