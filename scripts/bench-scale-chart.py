@@ -5,8 +5,8 @@
 
 For every input file (one scaling suite each) it writes FILE.svg beside it: one small line chart per unit (the
 series that share a unit share a chart; log-scaled x axis, since sizes grow by factors of ten). --markdown replaces
-the part of the page between `<!-- scale:begin -->` and `<!-- scale:end -->` with one section per suite: its chart
-and a table of every point with its note.
+the part of the page between `<!-- scale:begin -->` and `<!-- scale:end -->` with one section per suite: its chart,
+the hand-written reading of it from docs/bench-scale/SUITE.md when that file exists, and a table of every point.
 """
 import argparse
 import html
@@ -100,7 +100,12 @@ def markdown(reports):
         lines += [f"### {suite}", "",
                   f'Measured {machine["date"]} on {machine["cpu"]} ({machine["cores"]} cores), {machine["build"]} build; '
                   f'load average at the start {machine["loadAverageAtStart"]}.', "",
-                  f"![{suite}](bench-scale/{os.path.basename(path)}.svg)", "",
+                  f"![{suite}](bench-scale/{os.path.basename(path)}.svg)", ""]
+        prose = path[: -len(".json")] + ".md"
+        if os.path.exists(prose):  # the suite's own reading of its curves, written by hand
+            with open(prose, encoding="utf-8") as handle:
+                lines += [handle.read().strip(), ""]
+        lines += [
                   f'| series | {report["points"][0]["xLabel"]} | figure | note |', "|---|---:|---:|---|"]
         for p in report["points"]:
             lines.append(f'| {p["series"]} | {p["x"]:,.0f} | {figure(p.get("value"), p["unit"])} | {p.get("note") or ""} |')
