@@ -129,14 +129,14 @@ enum CMSEnveloping {
 
     /// The identity's private key as a CMS recipient key: the operations run inside its `SecKey`.
     static func recipientKey(_ identity: SecIdentity) -> CMSRecipientKey {
-        let key = identity.privateKey
-        guard key.isRSA else {
+        let key = identity.asymmetricKey
+        guard key.algorithm == .rsa else {
             return CMSRecipientKey(
                 certificate: identity.certificate.certificate, decrypt: nil,
-                agree: { [UInt8](try key.key.deriveSharedSecret(with: $0)) })
+                agree: { [UInt8](try key.deriveSharedSecret(with: $0)) })
         }
         return CMSRecipientKey(
             certificate: identity.certificate.certificate,
-            decrypt: { [UInt8](try key.key.decrypt(Data($0), padding: $1)) }, agree: nil)
+            decrypt: { [UInt8](try key.decrypt(Data($0), padding: $1)) }, agree: nil)
     }
 }

@@ -62,7 +62,8 @@ enum CMSEncoding {
         builder.signingTime = Int64(Date().timeIntervalSince1970)
         builder.signers = state.signers.map {
             SignedDataBuilder.Signer(
-                certificate: $0.certificate.certificate, key: signingKey($0.privateKey), digest: state.digest)
+                certificate: $0.certificate.certificate, key: signingKey($0.privateKey, $0.asymmetricKey),
+                digest: state.digest)
         }
         var certificates: [Certificate] = []
         for identity in state.signers {
@@ -85,8 +86,8 @@ enum CMSEncoding {
     }
 
     /// A signer over the identity's `SecKey`: the key signs through the same path as `SecKeyCreateSignature`.
-    static func signingKey(_ key: SecKey) -> CMSSigningKey {
-        CMSSigningKey(algorithm: key.key.algorithm) { message, digest in
+    static func signingKey(_ key: SecKey, _ asymmetric: AsymmetricKey) -> CMSSigningKey {
+        CMSSigningKey(algorithm: asymmetric.algorithm) { message, digest in
             let algorithm: SecKeyAlgorithm
             switch (key.isRSA, digest) {
             case (true, .sha1): algorithm = .rsaSignatureMessagePKCS1v15SHA1

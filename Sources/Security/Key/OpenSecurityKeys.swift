@@ -50,11 +50,12 @@ public enum OpenSecurityKeys {
     /// key, or `ENCRYPTED PRIVATE KEY` (PBES2: PBKDF2-HMAC-SHA256, AES-256-CBC) with a passphrase.
     public static func pemRepresentation(of key: SecKey, passphrase: String? = nil) throws -> String {
         do {
-            if key.key.isPrivate {
-                return try key.key.pem(.pkcs8, passphrase: passphrase.map { Data($0.utf8) })
+            let asymmetric = try key.key
+            if asymmetric.isPrivate {
+                return try asymmetric.pem(.pkcs8, passphrase: passphrase.map { Data($0.utf8) })
             }
             guard passphrase == nil else { throw SecError.param("a public key is not encrypted") }
-            return try key.key.pem(.spki)
+            return try asymmetric.pem(.spki)
         } catch let error as SecError {
             throw error.nsError
         } catch {
@@ -86,7 +87,8 @@ public enum OpenSecurityKeys {
     ) throws
         -> Data
     {
-        let asymmetric = key.key
+        let asymmetric: AsymmetricKey
+        do { asymmetric = try key.key } catch { throw error.nsError }
         let secret = passphrase.map { Data($0.utf8) }
         do {
             guard asymmetric.isPrivate else {

@@ -4,14 +4,22 @@ import OSecCrypto
 // Apple's SecKey functions (Security/SecKey.h), with Apple's signatures. Failures come back as nil/false plus a
 // CFError in NSOSStatusErrorDomain whose code is the OSStatus Apple returns in the same situation.
 
-/// Apple's `SecKeyCopyPublicKey`: the public half of a key (the key itself when it is public).
+/// Apple's `SecKeyCopyPublicKey`: the public half of a key (the key itself when it is public); nil for a
+/// symmetric key.
 public func SecKeyCopyPublicKey(_ key: SecKey) -> SecKey? {
-    key.key.isPrivate ? SecKey(key.key.publicKey) : key
+    switch key.material {
+    case .asymmetric(let asymmetric): asymmetric.isPrivate ? SecKey(asymmetric.publicKey) : key
+    case .symmetric: nil
+    }
 }
 
-/// Apple's `SecKeyGetBlockSize`: RSA modulus bytes; EC field bytes (32/48/66).
+/// Apple's `SecKeyGetBlockSize`: RSA modulus bytes; EC field bytes (32/48/66); the cipher block of a symmetric
+/// key (AES 16, DES/3DES 8, others 16).
 public func SecKeyGetBlockSize(_ key: SecKey) -> Int {
-    key.key.blockSize
+    switch key.material {
+    case .asymmetric(let asymmetric): asymmetric.blockSize
+    case .symmetric(let symmetric): symmetric.algorithm.blockSize
+    }
 }
 
 /// Apple's `SecKeyCopyExternalRepresentation`: PKCS#1 for RSA keys, X9.63 (`04‖X‖Y[‖K]`) for EC keys.

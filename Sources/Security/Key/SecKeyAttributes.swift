@@ -4,12 +4,17 @@ import OSecCrypto
 /// Apple's `SecKeyCopyAttributes` dictionary for a software key.
 enum SecKeyAttributes {
     static func dictionary(for key: SecKey) -> [String: Any] {
-        let isPrivate = key.key.isPrivate
-        let bits = key.key.bitSize
+        let asymmetric: AsymmetricKey
+        switch key.material {
+        case .asymmetric(let value): asymmetric = value
+        case .symmetric(let symmetric): return SecKeySymmetric.attributes(of: symmetric)
+        }
+        let isPrivate = asymmetric.isPrivate
+        let bits = asymmetric.bitSize
         var attributes: [String: Any] = [
             kSecClass as String: kSecClassKey,
             kSecAttrKeyClass as String: isPrivate ? kSecAttrKeyClassPrivate : kSecAttrKeyClassPublic,
-            kSecAttrApplicationLabel as String: key.applicationLabel,
+            kSecAttrApplicationLabel as String: key.applicationLabel ?? Data(),
             kSecAttrIsPermanent as String: CFConstants.true,
             kSecAttrIsPrivate as String: CFConstants.true,
             kSecAttrIsModifiable as String: CFConstants.true,

@@ -15,18 +15,18 @@ enum SecKeyHybrid {
     static let tagLength = 16
     static let ivLength = 16
 
-    private static func eciesKeyLength(_ key: SecKey) -> Int { key.key.bitSize > 256 ? 32 : 16 }
+    private static func eciesKeyLength(_ key: SecKey) throws -> Int { try key.key.bitSize > 256 ? 32 : 16 }
 
     static func eciesEncrypt(
         _ recipient: SecKey, _ plaintext: Data, kdf: DigestAlgorithm, variableIV: Bool
     ) throws -> Data {
-        guard case .ec(let curve) = recipient.key.algorithm else { throw SecError.param("ECIES needs an EC key") }
+        guard case .ec(let curve) = try recipient.key.algorithm else { throw SecError.param("ECIES needs an EC key") }
         do {
             let ephemeral = try AsymmetricKey.generateEC(curve)
             let ephemeralPublic = try ephemeral.publicKey.x963Representation
             let secret = try ephemeral.deriveSharedSecret(with: recipient.key)
             let (key, iv) = try eciesKeyAndIV(
-                secret: secret, sharedInfo: ephemeralPublic, keyLength: eciesKeyLength(recipient), kdf: kdf,
+                secret: secret, sharedInfo: ephemeralPublic, keyLength: try eciesKeyLength(recipient), kdf: kdf,
                 variableIV: variableIV)
             let sealed = try AESGCM.seal(key: key, nonce: iv, plaintext: plaintext)
             return ephemeralPublic + sealed.ciphertext + sealed.tag
@@ -40,7 +40,7 @@ enum SecKeyHybrid {
     static func eciesDecrypt(
         _ recipient: SecKey, _ message: Data, kdf: DigestAlgorithm, variableIV: Bool
     ) throws -> Data {
-        guard case .ec(let curve) = recipient.key.algorithm else { throw SecError.param("ECIES needs an EC key") }
+        guard case .ec(let curve) = try recipient.key.algorithm else { throw SecError.param("ECIES needs an EC key") }
         let pointLength = 1 + 2 * curve.fieldSize
         guard message.count >= pointLength + tagLength else { throw SecError.param("ECIES ciphertext is too short") }
         let bytes = Data(message)
@@ -52,7 +52,7 @@ enum SecKeyHybrid {
             let ephemeral = try AsymmetricKey(ecPublicKeyX963: Data(ephemeralPublic), curve: curve)
             let secret = try recipient.key.deriveSharedSecret(with: ephemeral)
             let (key, iv) = try eciesKeyAndIV(
-                secret: secret, sharedInfo: Data(ephemeralPublic), keyLength: eciesKeyLength(recipient), kdf: kdf,
+                secret: secret, sharedInfo: Data(ephemeralPublic), keyLength: try eciesKeyLength(recipient), kdf: kdf,
                 variableIV: variableIV)
             return try AESGCM.open(key: key, nonce: iv, ciphertext: Data(ciphertext), tag: Data(tag))
         } catch {
@@ -72,7 +72,7 @@ enum SecKeyHybrid {
         return (key, Data(count: ivLength))
     }
 
-    private static func rsaSessionKeyLength(_ key: SecKey) -> Int { key.key.bitSize >= 4096 ? 32 : 16 }
+    private static func rsaSessionKeyLength(_ key: SecKey) throws -> Int { try key.key.bitSize >= 4096 ? 32 : 16 }
 
     static func rsaEncrypt(_ recipient: SecKey, _ plaintext: Data, oaep: DigestAlgorithm) throws -> Data {
         do {
@@ -87,13 +87,13 @@ enum SecKeyHybrid {
     }
 
     static func rsaDecrypt(_ key: SecKey, _ message: Data, oaep: DigestAlgorithm) throws -> Data {
-        let k = key.key.blockSize
+        let k = try key.key.blockSize
         guard message.count >= k + tagLength else { throw SecError.param("RSA-AES-GCM ciphertext is too short") }
         let bytes = Data(message)
         let body = bytes.dropFirst(k)
         do {
             let sessionKey = try key.key.decrypt(Data(bytes.prefix(k)), padding: .oaep(oaep))
-            guard sessionKey.count == rsaSessionKeyLength(key) else { throw SecError.param("bad session key") }
+            guard try sessionKey.count == rsaSessionKeyLength(key) else { throw SecError.param("bad session key") }
             let aad = try key.key.publicKey.rsaPKCS1DER
             return try AESGCM.open(
                 key: sessionKey, nonce: Data(count: ivLength), ciphertext: Data(body.dropLast(tagLength)),

@@ -62,31 +62,34 @@ private func symmetricUnavailable(
     error?.pointee = Unmanaged.passRetained(SecError(status, message).nsError as CFError)
 }
 
-/// Apple's `SecKeyGenerateSymmetric` (macOS, CSSM). OpenSecurity's SecKey holds RSA and EC keys only: nil with
-/// errSecUnimplemented (use CommonCrypto's `CCCrypt` with random bytes from `SecRandomCopyBytes`).
+/// Apple's `SecKeyGenerateSymmetric` (macOS): a random symmetric key. `kSecAttrKeyType` AES (default), DES, 3DES,
+/// RC2, RC4 or CAST; `kSecAttrKeySizeInBits` (128 by default; DES 64, 3DES 192) must be one of the algorithm's
+/// sizes (errSecInvalidAttributeKeyLength); `kSecAttrCanEncrypt`/`Decrypt`/`Wrap`/`Unwrap`, `kSecAttrIsExtractable`;
+/// with `kSecAttrIsPermanent` true the key is added to `kSecUseKeychain` (or the default keychain) with
+/// `kSecAttrLabel`, `kSecAttrApplicationLabel` and `kSecAttrApplicationTag` (strings; another type is errSecParam).
 public func SecKeyGenerateSymmetric(
     _ parameters: CFDictionary, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
 ) -> SecKey? {
-    symmetricUnavailable(errSecUnimplemented, "symmetric SecKeys are not provided; use CommonCrypto", error)
-    return nil
+    withCFError(error) { try SecKeySymmetric.generate(AttributeDictionary(parameters)) }
 }
 
-/// Apple's `SecKeyCreateFromData` (macOS, CSSM symmetric keys): nil with errSecUnimplemented, as
-/// `SecKeyGenerateSymmetric`.
+/// Apple's `SecKeyCreateFromData` (macOS): a symmetric key of `kSecAttrKeyType` (AES by default) whose bytes are
+/// `keyData` (its length must be a size of the algorithm: errSecUnsupportedKeySize, also for empty data), or with
+/// an RSA/EC `kSecAttrKeyType` that key imported from Apple's external format (private unless `kSecAttrKeyClass`
+/// says public).
 public func SecKeyCreateFromData(
     _ parameters: CFDictionary, _ keyData: CFData, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
 ) -> SecKey? {
-    symmetricUnavailable(errSecUnimplemented, "symmetric SecKeys are not provided; use CommonCrypto", error)
-    return nil
+    withCFError(error) { try SecKeySymmetric.create(AttributeDictionary(parameters), (keyData as NSData).swiftData) }
 }
 
-/// Apple's `SecKeyDeriveFromPassword` (macOS, a PBKDF2-derived symmetric key): nil with errSecUnimplemented (use
-/// `CCKeyDerivationPBKDF`).
+/// Apple's `SecKeyDeriveFromPassword` (macOS): a symmetric key whose bytes are PBKDF2 of the password (UTF-8)
+/// with `kSecAttrSalt` (required), `kSecAttrRounds` (33,333 when absent), `kSecAttrPRF` (HMAC-SHA256 when absent)
+/// and `kSecAttrKeySizeInBits` (128 when absent), then made as `SecKeyCreateFromData` makes it.
 public func SecKeyDeriveFromPassword(
     _ password: CFString, _ parameters: CFDictionary, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
 ) -> SecKey? {
-    symmetricUnavailable(errSecUnimplemented, "symmetric SecKeys are not provided; use CCKeyDerivationPBKDF", error)
-    return nil
+    withCFError(error) { try SecKeySymmetric.derive(password as String, AttributeDictionary(parameters)) }
 }
 
 /// Apple's `SecKeyWrapSymmetric` (macOS): Apple never implemented it; nil with errSecUnimplemented, as on macOS.

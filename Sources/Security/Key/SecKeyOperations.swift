@@ -8,9 +8,9 @@ enum SecKeyOperations {
     static func spec(
         _ key: SecKey, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm
     ) throws -> SecKeyAlgorithmSpec {
-        guard let spec = SecKeyAlgorithmSpec.lookup(algorithm), spec.supports(operation),
-            (spec.family == .rsa) == key.isRSA,
-            SecKeyAlgorithmSpec.needsPrivateKey(operation) == key.key.isPrivate
+        guard let asymmetric = key.asymmetric, let spec = SecKeyAlgorithmSpec.lookup(algorithm),
+            spec.supports(operation), (spec.family == .rsa) == key.isRSA,
+            SecKeyAlgorithmSpec.needsPrivateKey(operation) == asymmetric.isPrivate
         else {
             throw SecError.param("\(algorithm.name): algorithm not supported by the key \(key)")
         }
@@ -41,13 +41,14 @@ enum SecKeyOperations {
             throw SecError.param("\(algorithm.name): not a signature algorithm")
         }
         try checkInputLength(spec, input)
-        if case .rsaRaw = scheme, input.cryptoByteCount != key.key.blockSize {
+        let asymmetric = try key.key
+        if case .rsaRaw = scheme, input.cryptoByteCount != asymmetric.blockSize {
             throw SecError.param(
-                "\(algorithm.name): input must be \(key.key.blockSize) bytes (the modulus size), "
+                "\(algorithm.name): input must be \(asymmetric.blockSize) bytes (the modulus size), "
                     + "got \(input.cryptoByteCount)")
         }
         do {
-            return try key.key.sign(input, scheme: scheme, as: output)
+            return try asymmetric.sign(input, scheme: scheme, as: output)
         } catch {
             throw translate(error, algorithm)
         }
@@ -61,9 +62,10 @@ enum SecKeyOperations {
             throw SecError.param("\(algorithm.name): not a signature algorithm")
         }
         try checkInputLength(spec, input)
+        let asymmetric = try key.key
         let valid: Bool
         do {
-            valid = try key.key.verify(signature, for: input, scheme: scheme)
+            valid = try asymmetric.verify(signature, for: input, scheme: scheme)
         } catch  where error.code == .invalidParameter {
             // A signature of the wrong shape (e.g. RFC 4754 of the wrong length) is a failed verification.
             valid = false
@@ -87,7 +89,7 @@ enum SecKeyOperations {
         let spec = try spec(key, .encrypt, algorithm)
         switch spec.kind {
         case .rsaEncryption(let padding):
-            let k = key.key.blockSize
+            let k = try key.key.blockSize
             let count = plaintext.cryptoByteCount
             switch padding {
             case .none:
@@ -134,8 +136,9 @@ enum SecKeyOperations {
         switch spec.kind {
         case .rsaEncryption(let padding):
             let count = ciphertext.cryptoByteCount
-            guard count == key.key.blockSize else {
-                throw SecError.param("\(algorithm.name): ciphertext must be \(key.key.blockSize) bytes, got \(count)")
+            let k = try key.key.blockSize
+            guard count == k else {
+                throw SecError.param("\(algorithm.name): ciphertext must be \(k) bytes, got \(count)")
             }
             do {
                 return try key.key.decrypt(ciphertext, padding: padding, label: Data(), as: output)
@@ -168,7 +171,7 @@ enum SecKeyOperations {
         guard case .keyExchange(let kdf) = spec.kind else {
             throw SecError.param("\(algorithm.name): not a key exchange algorithm")
         }
-        guard peer.key.algorithm == key.key.algorithm else {
+        guard try peer.key.algorithm == key.key.algorithm else {
             throw SecError.param("\(algorithm.name): the peer key is not a public key on the same curve")
         }
         let secret: Data

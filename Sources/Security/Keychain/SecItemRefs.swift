@@ -73,7 +73,7 @@ enum SecItemRefs {
             }
             // Attributes derived from the key go under the caller's (the caller wins).
             for (k, v) in SecItemKeys.attributes(of: key) where attributes[k] == nil { attributes[k] = v }
-            secret = try key.externalRepresentation()
+            secret = try key.keychainSecret()
         case .certificate:
             let certificate = try SecItemCertificates.certificate(for: query)
             for (k, v) in SecItemCertificates.attributes(of: certificate) where attributes[k] == nil {

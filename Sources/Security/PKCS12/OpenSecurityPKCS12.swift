@@ -48,7 +48,7 @@ public enum OpenSecurityPKCS12 {
             let name = index < friendlyNames.count ? friendlyNames[index] : nil
             entries.append(
                 PKCS12ExportIdentity(
-                    privateKey: identity.privateKey.key, certificate: Data(identity.certificate.certificate.derBytes),
+                    privateKey: identity.asymmetricKey, certificate: Data(identity.certificate.certificate.derBytes),
                     friendlyName: name))
         }
         do {

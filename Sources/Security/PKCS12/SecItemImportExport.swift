@@ -148,7 +148,7 @@ enum ImportExport {
         }
     }
 
-    static func isPrivate(_ key: SecKey) -> Bool { key.key.isPrivate }
+    static func isPrivate(_ key: SecKey) -> Bool { key.asymmetric?.isPrivate ?? false }
 
     /// The passphrase of key parameters: a CFString, or CFData holding UTF-8.
     static func passphrase(_ parameters: SecItemImportExportKeyParameters?) throws -> String? {

@@ -82,7 +82,7 @@ package enum TLSCredentialCache {
     package static func credential(for identity: SecIdentity, chain: [SecCertificate]) throws -> TLSCredential {
         let ders = ([identity.certificate] + chain).map { Data($0.certificate.derBytes) }
         if let hit = state.withLock({ $0.credentials[ders] }) { return hit }
-        let credential = try identity.privateKey.key.withOpenSSLKeyHandle { handle throws(TLSError) in
+        let credential = try identity.asymmetricKey.withOpenSSLKeyHandle { handle throws(TLSError) in
             try TLSCredential(certificateChain: ders, privateKeyHandle: handle)
         }
         state.withLock { state in
