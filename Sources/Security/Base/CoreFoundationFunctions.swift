@@ -1,4 +1,5 @@
 import Foundation
+import OSecSystem
 
 // The Core Foundation functions that Swift code written for the Security framework calls on its results:
 // CFError accessors (`CFErrorGetCode(error)`, `CFErrorCopyDescription(error) as String`), `CFGetTypeID` to tell
@@ -157,4 +158,60 @@ public func CFArrayGetCount(_ theArray: CFArray!) -> CFIndex {
 /// Apple's `CFDictionaryGetCount`.
 public func CFDictionaryGetCount(_ theDict: CFDictionary!) -> CFIndex {
     theDict?.count ?? 0
+}
+
+// MARK: Element access through Apple's raw pointers
+
+/// Apple's `CFArrayGetValueAtIndex`: the element's address, unretained and valid while the array lives (code turns
+/// it back with `unsafeBitCast(…, to: SecCertificate.self)` or `Unmanaged.fromOpaque`). nil for an index out of
+/// range (where Apple's CF stops the process).
+public func CFArrayGetValueAtIndex(_ theArray: CFArray!, _ idx: CFIndex) -> UnsafeRawPointer! {
+    guard let theArray, idx >= 0, idx < theArray.count else { return nil }
+    return ObjectPointers.pointer(to: theArray.object(at: idx) as AnyObject, in: theArray, slot: idx)
+}
+
+/// The value of `key` (an object's address, as Apple's CF dictionaries take keys) in `dictionary`.
+private func dictionaryValue(_ dictionary: CFDictionary, _ key: UnsafeRawPointer) -> (key: AnyObject, value: Any)? {
+    let keyObject = ObjectPointers.object(at: key)
+    guard let value = dictionary.object(forKey: keyObject) else { return nil }
+    return (keyObject, value)
+}
+
+/// Apple's `CFDictionaryGetValue`: the value's address for the key object at `key`
+/// (`Unmanaged.passUnretained(kSecImportItemIdentity).toOpaque()`, `unsafeBitCast(kSecValueData, to:
+/// UnsafeRawPointer.self)`), unretained and valid while the dictionary lives; nil when the key is absent.
+public func CFDictionaryGetValue(_ theDict: CFDictionary!, _ key: UnsafeRawPointer!) -> UnsafeRawPointer! {
+    guard let theDict, let key, let found = dictionaryValue(theDict, key) else { return nil }
+    return ObjectPointers.pointer(to: found.value as AnyObject, in: theDict, slot: slot(found.key))
+}
+
+/// Apple's `CFDictionaryGetValueIfPresent`: whether the key is present, and its value's address in `value`.
+public func CFDictionaryGetValueIfPresent(
+    _ theDict: CFDictionary!, _ key: UnsafeRawPointer!, _ value: UnsafeMutablePointer<UnsafeRawPointer?>!
+) -> Bool {
+    guard let theDict, let key, let found = dictionaryValue(theDict, key) else { return false }
+    value?.pointee = ObjectPointers.pointer(to: found.value as AnyObject, in: theDict, slot: slot(found.key))
+    return true
+}
+
+/// Apple's `CFDictionaryContainsKey`.
+public func CFDictionaryContainsKey(_ theDict: CFDictionary!, _ key: UnsafeRawPointer!) -> Bool {
+    guard let theDict, let key else { return false }
+    return dictionaryValue(theDict, key) != nil
+}
+
+/// The slot a dictionary value is kept under: its key, by value when the key is hashable.
+private func slot(_ key: AnyObject) -> AnyHashable {
+    (key as? NSObject).map { AnyHashable($0) } ?? AnyHashable(ObjectIdentifier(key))
+}
+
+/// Apple's `CFDataGetBytePtr`: the bytes, valid while the data object lives (nil for empty data).
+public func CFDataGetBytePtr(_ theData: CFData!) -> UnsafePointer<UInt8>! {
+    guard let theData else { return nil }
+    return ObjectPointers.bytes(of: theData)
+}
+
+/// Apple's `CFStringGetLength`: the number of UTF-16 code units.
+public func CFStringGetLength(_ theString: CFString!) -> CFIndex {
+    theString?.length ?? 0
 }
