@@ -1,4 +1,5 @@
 import OSecASN1
+import OSecCrypto
 import OSecX509
 
 /// One `Attribute ::= SEQUENCE { attrType OBJECT IDENTIFIER, attrValues SET OF AttributeValue }` (RFC 5652 §5.3).
@@ -84,5 +85,67 @@ package enum CMSTime {
             }
             return coder.serializedBytes
         }) { CMSError(.invalidParameter, "signing time out of range", underlying: $0) }
+    }
+}
+
+/// Apple's code-signing signed attributes (hash agility V1 and V2, expiration time): building and reading them.
+package enum AppleCMSAttributes {
+    /// Hash agility (V1): `value` in an OCTET STRING.
+    package static func hashAgility(_ value: [UInt8]) throws(CMSError) -> CMSAttribute {
+        try CMSError.converting({
+            CMSAttribute(type: CMSOID.appleHashAgility, values: [try ASN1OctetString(value).derEncoded()])
+        }) {
+            CMSError(.invalidParameter, "hash agility attribute does not encode", underlying: $0)
+        }
+    }
+
+    /// Hash agility V2: one `SEQUENCE { digest OID, OCTET STRING }` value per digest.
+    package static func hashAgilityV2(_ digests: [(DigestAlgorithm, [UInt8])]) throws(CMSError) -> CMSAttribute {
+        try CMSError.converting({
+            let values = try digests.map { (digest, value) -> [UInt8] in
+                var coder = DER.Serializer()
+                try coder.appendConstructedNode(identifier: .sequence) { coder in
+                    try coder.serialize(CMSDigest.oid(digest))
+                    try coder.serialize(ASN1OctetString(value))
+                }
+                return coder.serializedBytes
+            }
+            return CMSAttribute(type: CMSOID.appleHashAgilityV2, values: values)
+        }) { CMSError(.invalidParameter, "hash agility V2 attribute does not encode", underlying: $0) }
+    }
+
+    /// The expiration time (seconds since 1970) as UTCTime or GeneralizedTime.
+    package static func expirationTime(_ seconds: Int64) throws(CMSError) -> CMSAttribute {
+        CMSAttribute(type: CMSOID.appleExpirationTime, values: [try CMSTime.encoded(seconds)])
+    }
+}
+
+extension SignerInfo {
+    /// Apple's hash agility (V1) value, if the signer has the attribute.
+    package func appleHashAgility() throws(CMSError) -> [UInt8]? {
+        guard let attribute = try signedAttributes?.unique(CMSOID.appleHashAgility) else { return nil }
+        let node = try attribute.singleValue()
+        return try CMSError.decoding("hash agility attribute") { [UInt8](try ASN1OctetString(derEncoded: node).bytes) }
+    }
+
+    /// Apple's hash agility V2 values (digest OID, digest), if the signer has the attribute.
+    package func appleHashAgilityV2() throws(CMSError) -> [(ASN1ObjectIdentifier, [UInt8])]? {
+        guard let attribute = try signedAttributes?.unique(CMSOID.appleHashAgilityV2) else { return nil }
+        return try CMSError.decoding("hash agility V2 attribute") {
+            try attribute.values.map { encoded in
+                let node = try DER.parse(encoded, rules: .basic)
+                return try DER.sequence(node) { nodes in
+                    let oid = try ASN1ObjectIdentifier(derEncoded: &nodes, withIdentifier: .objectIdentifier)
+                    guard let digest = nodes.next() else { throw CMSError.malformed("hash agility V2 without digest") }
+                    return (oid, [UInt8](try ASN1OctetString(derEncoded: digest).bytes))
+                }
+            }
+        }
+    }
+
+    /// Apple's expiration time in seconds since 1970, if the signer has the attribute.
+    package func appleExpirationTime() throws(CMSError) -> Int64? {
+        guard let attribute = try signedAttributes?.unique(CMSOID.appleExpirationTime) else { return nil }
+        return try CMSTime.seconds(try attribute.singleValue())
     }
 }

@@ -29,6 +29,13 @@ package enum CMSOID {
     package static let encryptionKeyPreference: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 9, 16, 2, 11]
     /// Microsoft's encryption key preference (1.3.6.1.4.1.311.16.4).
     package static let microsoftEncryptionKeyPreference: ASN1ObjectIdentifier = [1, 3, 6, 1, 4, 1, 311, 16, 4]
+    /// Apple's code-signing hash agility attribute (1.2.840.113635.100.9.1): an OCTET STRING (a property list).
+    package static let appleHashAgility: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 9, 1]
+    /// Apple's hash agility attribute, version 2 (1.2.840.113635.100.9.2): one value per digest,
+    /// `SEQUENCE { digestAlgorithm OBJECT IDENTIFIER, digest OCTET STRING }`.
+    package static let appleHashAgilityV2: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 9, 2]
+    /// Apple's expiration time attribute (1.2.840.113635.100.9.3): a Time, as signing-time.
+    package static let appleExpirationTime: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 9, 3]
 
     // MARK: Algorithms
 

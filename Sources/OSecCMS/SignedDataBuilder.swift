@@ -87,6 +87,8 @@ package struct SignedDataBuilder: Sendable {
     package var attributes: Attributes = []
     /// The signing time (seconds since 1970) written with ``Attributes/signingTime``.
     package var signingTime: Int64 = Int64(Date().timeIntervalSince1970)
+    /// Further signed attributes, written after the standard ones (Apple's code-signing attributes).
+    package var additionalSignedAttributes: [CMSAttribute] = []
 
     /// A builder with no signers.
     package init() {}
@@ -174,7 +176,7 @@ package struct SignedDataBuilder: Sendable {
                 list.append(
                     CMSAttribute(type: CMSOID.microsoftEncryptionKeyPreference, values: [coder.serializedBytes]))
             }
-            return list
+            return list + additionalSignedAttributes
         }) { CMSError(.invalidParameter, "signed attributes do not encode", underlying: $0) }
     }
 

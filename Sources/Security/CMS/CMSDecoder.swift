@@ -230,3 +230,69 @@ public func CMSDecoderCopySignerTimestampCertificates(
         certificateRefs.pointee = nil
     }
 }
+
+// MARK: - Apple's code-signing attributes and NSS accessors
+
+/// Apple's `CMSDecoderCopySignerAppleCodesigningHashAgility`: the signer's hash agility value, nil when it has
+/// none (errSecParam for a signer index out of range or an unsigned message).
+public func CMSDecoderCopySignerAppleCodesigningHashAgility(
+    _ cmsDecoder: CMSDecoder, _ signerIndex: Int, _ hashAgilityAttrValue: UnsafeMutablePointer<CFData?>
+) -> OSStatus {
+    withOSStatus {
+        hashAgilityAttrValue.pointee = nil
+        let signer = try CMSDecoding.signer(try finished(cmsDecoder), signerIndex)
+        hashAgilityAttrValue.pointee = try signer.appleHashAgility().map { Data($0) as NSData }
+    }
+}
+
+/// Apple's `CMSDecoderCopySignerAppleCodesigningHashAgilityV2`: the signer's hash agility V2 values as a
+/// dictionary from the digest's `SECOidTag` (CFNumber) to the digest (CFData), nil when it has none.
+public func CMSDecoderCopySignerAppleCodesigningHashAgilityV2(
+    _ cmsDecoder: CMSDecoder, _ signerIndex: Int, _ hashAgilityAttrValues: UnsafeMutablePointer<CFDictionary?>
+) -> OSStatus {
+    withOSStatus {
+        hashAgilityAttrValues.pointee = nil
+        let signer = try CMSDecoding.signer(try finished(cmsDecoder), signerIndex)
+        guard let values = try signer.appleHashAgilityV2() else { return }
+        let result = NSMutableDictionary()
+        for (oid, digest) in values {
+            guard let tag = CMSOidTag.digests.first(where: { CMSDigest.oid($0.digest) == oid })?.tag else { continue }
+            result[NSNumber(value: tag)] = Data(digest) as NSData
+        }
+        hashAgilityAttrValues.pointee = result
+    }
+}
+
+/// Apple's `CMSDecoderCopySignerAppleExpirationTime`: the signer's expiration time; errSecParam when it has none
+/// (or for a signer index out of range).
+public func CMSDecoderCopySignerAppleExpirationTime(
+    _ cmsDecoder: CMSDecoder, _ signerIndex: Int, _ expirationTime: UnsafeMutablePointer<CFAbsoluteTime>
+) -> OSStatus {
+    withOSStatus {
+        let signer = try CMSDecoding.signer(try finished(cmsDecoder), signerIndex)
+        guard let seconds = try signer.appleExpirationTime() else {
+            throw SecError.param("the signer has no expiration time")
+        }
+        expirationTime.pointee = Double(seconds) - Date.timeIntervalBetween1970AndReferenceDate
+    }
+}
+
+/// Apple's deprecated `CMSDecoderGetCmsMessage`: an opaque handle of the decoded message after
+/// `CMSDecoderFinalizeMessage` (no public function takes it), nil before.
+public func CMSDecoderGetCmsMessage(
+    _ cmsDecoder: CMSDecoder, _ cmsMessage: UnsafeMutablePointer<SecCmsMessageRef?>
+) -> OSStatus {
+    cmsMessage.pointee = cmsDecoder.decoded == nil ? nil : CMSHandles.decoders.insert(cmsDecoder)
+    return errSecSuccess
+}
+
+/// Apple's deprecated `CMSDecoderGetDecoder`: an opaque handle of the decoder while a message is being fed in
+/// (after `CMSDecoderUpdateMessage`, before `CMSDecoderFinalizeMessage`), nil otherwise, as Apple's decoder is
+/// released at finalization.
+public func CMSDecoderGetDecoder(
+    _ cmsDecoder: CMSDecoder, _ decoderOut: UnsafeMutablePointer<SecCmsDecoderRef?>
+) -> OSStatus {
+    let decoding = cmsDecoder.state.withLock { !$0.bytes.isEmpty && !$0.finalized }
+    decoderOut.pointee = decoding ? CMSHandles.decoders.insert(cmsDecoder) : nil
+    return errSecSuccess
+}

@@ -2,6 +2,7 @@ import Foundation
 import OSecASN1
 import OSecCMS
 import OSecCrypto
+import OSecSystem
 import OSecX509
 import Synchronization
 
@@ -26,6 +27,11 @@ public final class CMSEncoder: NSObject, @unchecked Sendable {
         /// Set once content was given: the configuration is then fixed (Apple: errSecParam).
         var started = false
         var encoded: Data? = nil
+        /// Apple's code-signing attributes (`CMSEncoderSetAppleCodesigningHashAgility…`, `…SetAppleExpirationTime`).
+        var hashAgility: [UInt8]? = nil
+        var hashAgilityV2: [(DigestAlgorithm, [UInt8])]? = nil
+        /// Seconds since 1970.
+        var expirationTime: Int64? = nil
     }
 
     let state = Mutex(State())
@@ -295,4 +301,105 @@ public func CMSEncoderCopySignerTimestampWithPolicy(
     _ timestamp: UnsafeMutablePointer<CFAbsoluteTime>
 ) -> OSStatus {
     CMSEncoderCopySignerTimestamp(cmsEncoder, signerIndex, timestamp)
+}
+
+// MARK: - Apple's code-signing attributes and NSS accessors
+
+/// Apple's `CMSEncoderSetAppleCodesigningHashAgility`: the hash agility attribute's value (a property list's
+/// bytes), written as a signed attribute of every signer (it adds `.attrAppleCodesigningHashAgility`).
+public func CMSEncoderSetAppleCodesigningHashAgility(
+    _ cmsEncoder: CMSEncoder, _ hashAgilityAttrValue: CFData
+) -> OSStatus {
+    let value = [UInt8]((hashAgilityAttrValue as NSData).swiftData)
+    return configure(cmsEncoder) {
+        $0.hashAgility = value
+        $0.attributes.insert(.attrAppleCodesigningHashAgility)
+        return errSecSuccess
+    }
+}
+
+/// The digests of Apple's hash agility V2 dictionaries, by their `SECOidTag` numbers.
+enum CMSOidTag {
+    static let digests: [(tag: Int, digest: DigestAlgorithm)] = [
+        (4, .sha1), (191, .sha224), (192, .sha256), (193, .sha384), (194, .sha512),
+    ]
+}
+
+/// Apple's `CMSEncoderSetAppleCodesigningHashAgilityV2`: a dictionary from a digest's `SECOidTag` (a CFNumber:
+/// 4 SHA-1, 191 SHA-224, 192 SHA-256, 193 SHA-384, 194 SHA-512) to that digest (CFData); anything else is
+/// errSecParam.
+public func CMSEncoderSetAppleCodesigningHashAgilityV2(
+    _ cmsEncoder: CMSEncoder, _ hashAgilityV2AttrValues: CFDictionary
+) -> OSStatus {
+    var entries: [(Int, DigestAlgorithm, [UInt8])] = []
+    for (key, value) in hashAgilityV2AttrValues as NSDictionary {
+        guard let tag = AttributeDictionary.intValue(key),
+            let digest = CMSOidTag.digests.first(where: { $0.tag == tag })?.digest,
+            let bytes = AttributeDictionary.dataValue(value)
+        else { return errSecParam }
+        entries.append((tag, digest, [UInt8](bytes)))
+    }
+    let values = entries.sorted { $0.0 < $1.0 }.map { ($0.1, $0.2) }
+    return configure(cmsEncoder) {
+        $0.hashAgilityV2 = values
+        $0.attributes.insert(.attrAppleCodesigningHashAgilityV2)
+        return errSecSuccess
+    }
+}
+
+/// Apple's `CMSEncoderSetAppleExpirationTime`: the expiration time attribute (it adds `.attrAppleExpirationTime`).
+public func CMSEncoderSetAppleExpirationTime(_ cmsEncoder: CMSEncoder, _ time: CFAbsoluteTime) -> OSStatus {
+    let seconds = (time + Date.timeIntervalBetween1970AndReferenceDate).rounded(.down)
+    guard seconds.isFinite, let value = Int64(exactly: seconds) else { return errSecParam }
+    return configure(cmsEncoder) {
+        $0.expirationTime = value
+        $0.attributes.insert(.attrAppleExpirationTime)
+        return errSecSuccess
+    }
+}
+
+/// Apple's deprecated `CMSEncoderSetEncapsulatedContentType`: the eContentType as a `SecAsn1Oid` (the OID's
+/// content octets), as `CMSEncoderSetEncapsulatedContentTypeOID` with a CFData.
+public func CMSEncoderSetEncapsulatedContentType(
+    _ cmsEncoder: CMSEncoder, _ eContentType: UnsafePointer<SecAsn1Oid>
+) -> OSStatus {
+    let oid = eContentType.pointee
+    guard oid.Length > 0, let bytes = oid.Data else { return errSecParam }
+    return CMSEncoderSetEncapsulatedContentTypeOID(
+        cmsEncoder, Foundation.Data(bytes: bytes, count: oid.Length) as NSData)
+}
+
+/// The handles `CMSEncoderGetCmsMessage`/`GetEncoder` and `CMSDecoderGetCmsMessage`/`GetDecoder` give out:
+/// opaque tokens for the encoder or decoder (Apple's are NSS objects no public function takes).
+enum CMSHandles {
+    static let encoders = OpaqueHandleTable<CMSEncoder>(tag: 0x4D)
+    static let decoders = OpaqueHandleTable<CMSDecoder>(tag: 0x4E)
+}
+
+/// The message handle of an encoder with signers or recipients; from then on its configuration is fixed, as
+/// Apple's encoder leaves its initial state (errSecParam when there is neither signer nor recipient).
+private func cmsEncoderHandle(_ encoder: CMSEncoder, _ out: UnsafeMutablePointer<OpaquePointer?>) -> OSStatus {
+    let ready = encoder.state.withLock { state -> Bool in
+        guard !state.signers.isEmpty || !state.recipients.isEmpty else { return false }
+        state.started = true
+        return true
+    }
+    guard ready else { return errSecParam }
+    out.pointee = CMSHandles.encoders.insert(encoder)
+    return errSecSuccess
+}
+
+/// Apple's deprecated `CMSEncoderGetCmsMessage`: an opaque handle of the message being built (no public function
+/// takes it); the encoder's configuration is fixed from then on.
+public func CMSEncoderGetCmsMessage(
+    _ cmsEncoder: CMSEncoder, _ cmsMessage: UnsafeMutablePointer<SecCmsMessageRef?>
+) -> OSStatus {
+    cmsEncoderHandle(cmsEncoder, cmsMessage)
+}
+
+/// Apple's deprecated `CMSEncoderGetEncoder`: an opaque handle of the encoder (as `CMSEncoderGetCmsMessage`).
+public func CMSEncoderGetEncoder(
+    _ cmsEncoder: CMSEncoder, _ encoderOut: UnsafeMutablePointer<SecCmsEncoderRef?>
+) -> OSStatus {
+    cmsEncoderHandle(cmsEncoder, encoderOut)
 }

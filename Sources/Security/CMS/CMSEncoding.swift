@@ -60,6 +60,15 @@ enum CMSEncoding {
         if state.attributes.contains(.attrSigningTime) { attributes.insert(.signingTime) }
         builder.attributes = attributes
         builder.signingTime = Int64(Date().timeIntervalSince1970)
+        if state.attributes.contains(.attrAppleCodesigningHashAgility), let value = state.hashAgility {
+            builder.additionalSignedAttributes.append(try AppleCMSAttributes.hashAgility(value))
+        }
+        if state.attributes.contains(.attrAppleCodesigningHashAgilityV2), let values = state.hashAgilityV2 {
+            builder.additionalSignedAttributes.append(try AppleCMSAttributes.hashAgilityV2(values))
+        }
+        if state.attributes.contains(.attrAppleExpirationTime), let seconds = state.expirationTime {
+            builder.additionalSignedAttributes.append(try AppleCMSAttributes.expirationTime(seconds))
+        }
         builder.signers = state.signers.map {
             SignedDataBuilder.Signer(
                 certificate: $0.certificate.certificate, key: signingKey($0.privateKey, $0.asymmetricKey),

@@ -66,3 +66,37 @@ enum CMSTypeIdentifier {
 public func CMSEncoderGetTypeID() -> CFTypeID { CMSTypeIdentifier.encoder }
 /// Apple's `CMSDecoderGetTypeID`.
 public func CMSDecoderGetTypeID() -> CFTypeID { CMSTypeIdentifier.decoder }
+
+/// Apple's `SecCmsMessageRef` (an NSS CMS message; an opaque handle here).
+public typealias SecCmsMessageRef = OpaquePointer
+/// Apple's `SecCmsDecoderRef` (an NSS CMS decoder; an opaque handle here).
+public typealias SecCmsDecoderRef = OpaquePointer
+/// Apple's `SecCmsEncoderRef` (an NSS CMS encoder; an opaque handle here).
+public typealias SecCmsEncoderRef = OpaquePointer
+
+/// Apple's `cssm_data` (`CSSM_DATA`): a length and a pointer to that many bytes (macOS's `SecAsn1Item`).
+public struct cssm_data {
+    /// The number of bytes at `Data`.
+    public var Length: Int
+    /// The bytes (nil for none).
+    public var Data: UnsafeMutablePointer<UInt8>!
+
+    /// No bytes.
+    public init() {
+        Length = 0
+        Data = nil
+    }
+
+    /// `Length` bytes at `Data`.
+    public init(Length: Int, Data: UnsafeMutablePointer<UInt8>!) {
+        self.Length = Length
+        self.Data = Data
+    }
+}
+
+/// Apple's `CSSM_DATA`.
+public typealias CSSM_DATA = cssm_data
+/// Apple's `SecAsn1Item` (macOS: `CSSM_DATA`).
+public typealias SecAsn1Item = cssm_data
+/// Apple's `SecAsn1Oid`: an OID's content octets (macOS: `CSSM_DATA`).
+public typealias SecAsn1Oid = cssm_data
