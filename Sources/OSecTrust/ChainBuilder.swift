@@ -330,6 +330,7 @@ package enum EvaluationMemo {
         let numbers: [Int]
         let ekus: [ASN1ObjectIdentifier]
         let algorithms: Set<AlgorithmIdentifier>?
+        let eapTrustedServerNames: [String]
 
         init(_ options: ValidationOptions, usesSystemAnchors: Bool, intermediates: Int) {
             peerNames = options.peerNames
@@ -344,6 +345,7 @@ package enum EvaluationMemo {
             ]
             ekus = options.requiredExtendedKeyUsages
             algorithms = options.allowedSignatureAlgorithms
+            eapTrustedServerNames = options.eapTrustedServerNames
         }
     }
 

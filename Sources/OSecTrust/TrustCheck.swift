@@ -9,6 +9,8 @@ package enum TrustCheck: String, Sendable, CaseIterable, Hashable {
     // Name
     case sslHostname = "SSLHostname"
     case email = "Email"
+    /// Apple's EAPTrustedServerNames: none of the leaf's DNS names is one of the EAP policy's trusted server names.
+    case eapTrustedServerNames = "EAPTrustedServerNames"
     // Trust
     case anchorTrusted = "AnchorTrusted"
     case missingIntermediate = "MissingIntermediate"
@@ -71,7 +73,7 @@ package enum TrustCheck: String, Sendable, CaseIterable, Hashable {
     package var category: Category {
         switch self {
         case .temporalValidity: return .expired
-        case .sslHostname, .email: return .name
+        case .sslHostname, .email, .eapTrustedServerNames: return .name
         case .anchorTrusted, .missingIntermediate: return .trust
         case .extendedKeyUsage, .serverAuthEKU, .keyUsage: return .usage
         case .keySize, .weakKeySize: return .keySize
@@ -103,6 +105,7 @@ package enum TrustCheck: String, Sendable, CaseIterable, Hashable {
         case .temporalValidity: return "Certificate is not temporally valid"
         case .sslHostname: return "SSL hostname does not match name(s) in certificate"
         case .email: return "Email address does not match name(s) in certificate"
+        case .eapTrustedServerNames: return "Certificate name does not match the trusted server names"
         case .anchorTrusted: return "Root is not trusted"
         case .missingIntermediate: return "Missing intermediate certificate"
         case .extendedKeyUsage: return "Extended key usage does not match certificate usage"

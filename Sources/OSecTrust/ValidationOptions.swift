@@ -108,6 +108,10 @@ package struct ValidationOptions: Sendable {
     /// do not support Name Constraints is necessary". On for the SSL server policy alone; a Basic X.509 policy in the
     /// same evaluation keeps RFC 5280's rule (every policy must be satisfied).
     package var nameConstraintsMayBeNonCritical: Bool = false
+    /// Apple's EAP policy's trusted server names: when not empty, one of the leaf's DNS names (subjectAltName
+    /// dNSNames, else its subject common names) must match one of them (wildcards in either, as Apple's SecDNSMatch
+    /// allows in the certificate's name). Empty: any name.
+    package var eapTrustedServerNames: [String] = []
 
     /// Options for an evaluation at `time` (seconds since 1970-01-01 UTC), with no purpose, name or caller constraint.
     package init(time: Int64) { self.time = time }

@@ -23,6 +23,11 @@ extension PathValidator {
             if case .email = name { check = .email } else { check = .sslHostname }
             failures.append(TrustFailure(0, check, "\(name) does not match the certificate's subjectAltName"))
         }
+        // Apple's EAPTrustedServerNames: one of the leaf's DNS names must be a trusted server name.
+        if !options.eapTrustedServerNames.isEmpty && !matchesEAPTrustedServerName(leaf) {
+            failures.append(
+                TrustFailure(0, .eapTrustedServerNames, "no DNS name of the certificate is a trusted server name"))
+        }
         // Key usage the caller requires (when the leaf has a keyUsage extension).
         if let required = options.requiredKeyUsage, !required.isEmpty {
             if let ku = leaf.keyUsage, !ku.isSuperset(of: required) {
@@ -84,6 +89,24 @@ extension PathValidator {
             for purpose in purposes where !eku.contains(purpose) {
                 failures.append(
                     TrustFailure(index, .extendedKeyUsage, "issuer extended key usage excludes \(purpose.dotted)"))
+            }
+        }
+    }
+}
+
+extension PathValidator {
+    /// Whether a DNS name of `leaf` (its subjectAltName dNSNames, or without any its subject common names, as
+    /// Apple's SecCertificateCopyDNSNames) matches one of the EAP trusted server names.
+    func matchesEAPTrustedServerName(_ leaf: CertificateInfo) -> Bool {
+        var names: [String] = []
+        for name in leaf.subjectAlternativeNames ?? [] {
+            if case .dnsName(let dns) = name { names.append(dns) }
+        }
+        if names.isEmpty { names = leaf.certificate.subject.commonNames }
+        return names.contains { presented in
+            options.eapTrustedServerNames.contains { trusted in
+                HostnameMatcher.matches(pattern: presented, host: trusted)
+                    || presented.lowercased() == trusted.lowercased()
             }
         }
     }

@@ -159,7 +159,7 @@ extension SecError {
     package static func status(for check: TrustCheck) -> OSStatus {
         switch check {
         case .temporalValidity: return errSecCertificateExpired
-        case .sslHostname: return errSecHostNameMismatch
+        case .sslHostname, .eapTrustedServerNames: return errSecHostNameMismatch
         case .email: return errSecSMIMEEmailAddressesNotFound
         case .anchorTrusted, .callerConstraint, .workBudget: return errSecNotTrusted
         case .missingIntermediate: return errSecCreateChainFailed

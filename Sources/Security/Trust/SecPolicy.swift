@@ -11,6 +11,9 @@ public final class SecPolicy: NSObject, @unchecked Sendable {
         case basicX509
         case ssl(server: Bool, hostname: String?)
         case revocation(flags: CFOptionFlags)
+        /// Apple's EAP policy: basic X.509 checks, the serverAuth (server) or clientAuth (client) EKU when the leaf
+        /// has the extension (anyExtendedKeyUsage allowed), and one of the trusted server names (none: any name).
+        case eap(server: Bool, trustedServerNames: [String])
     }
 
     let kind: Kind
@@ -31,6 +34,7 @@ public final class SecPolicy: NSObject, @unchecked Sendable {
         case .basicX509: return kSecPolicyAppleX509Basic as String
         case .ssl: return kSecPolicyAppleSSL as String
         case .revocation: return kSecPolicyAppleRevocation as String
+        case .eap(let server, _): return (server ? kSecPolicyAppleEAPServer : kSecPolicyAppleEAPClient) as String
         }
     }
 
@@ -40,6 +44,8 @@ public final class SecPolicy: NSObject, @unchecked Sendable {
         case .ssl(let server, let hostname):
             return "<SecPolicy: \(server ? "sslServer" : "sslClient")\(hostname.map { " \($0)" } ?? "")>"
         case .revocation(let flags): return "<SecPolicy: revocation flags=\(flags)>"
+        case .eap(let server, let names):
+            return "<SecPolicy: \(server ? "eapServer" : "eapClient")\(names.isEmpty ? "" : " \(names)")>"
         }
     }
 
@@ -128,7 +134,10 @@ public func SecPolicyCreateWithProperties(_ policyIdentifier: CFTypeRef, _ prope
     guard let oid = (policyIdentifier as? NSString) as String? else { return nil }
     let dict = properties as? [String: Any] ?? [:]
     let nameValue = dict[kSecPolicyName as String]
-    if nameValue != nil && !(nameValue is String || nameValue is NSString) { return nil }
+    let eapNames =
+        (oid == kSecPolicyAppleEAP as String || oid == kSecPolicyAppleEAPServer as String
+            || oid == kSecPolicyAppleEAPClient as String) ? eapTrustedServerNames(nameValue) : nil
+    if nameValue != nil && !(nameValue is String || nameValue is NSString) && eapNames == nil { return nil }
     let name = nameValue as? String
     let basic = kSecPolicyAppleX509Basic as String
     let ssl = kSecPolicyAppleSSL as String
@@ -138,6 +147,9 @@ public func SecPolicyCreateWithProperties(_ policyIdentifier: CFTypeRef, _ prope
     let ipsec = kSecPolicyAppleIPsec as String
     let ipsecServer = kSecPolicyAppleIPSecServer as String
     let ipsecClient = kSecPolicyAppleIPSecClient as String
+    let eap = kSecPolicyAppleEAP as String
+    let eapServer = kSecPolicyAppleEAPServer as String
+    let eapClient = kSecPolicyAppleEAPClient as String
     func boolValue(_ value: Any?) -> Bool? { (value as? Bool) ?? (value as? NSNumber)?.boolValue }
     switch oid {
     case basic:
@@ -156,6 +168,12 @@ public func SecPolicyCreateWithProperties(_ policyIdentifier: CFTypeRef, _ prope
         if oid == ipsecServer { client = false }
         if oid == ipsecClient { client = true }
         return SecPolicy(.ssl(server: !client, hostname: name), familyOID: ipsec)
+    case eap, eapServer, eapClient:
+        // EAP: kSecPolicyName is the trusted server names, one string or an array of them (Apple's rule).
+        var client = boolValue(dict[kSecPolicyClient as String]) ?? false
+        if oid == eapServer { client = false }
+        if oid == eapClient { client = true }
+        return SecPolicy(.eap(server: !client, trustedServerNames: eapNames ?? []))
     case revocation:
         let flags =
             (dict[kSecPolicyRevocationFlags as String] as? NSNumber)?.uintValue ?? kSecRevocationUseAnyAvailableMethod
@@ -176,6 +194,24 @@ public func SecPolicyCopyProperties(_ policyRef: SecPolicy) -> CFDictionary? {
         if !server { result[kSecPolicyClient as String] = true }
     case .revocation(let flags):
         result[kSecPolicyRevocationFlags as String] = NSNumber(value: flags)
+    case .eap(let server, let names):
+        result[kSecPolicyOid as String] = kSecPolicyAppleEAP as String
+        if !names.isEmpty { result[kSecPolicyName as String] = names as NSArray }
+        if !server { result[kSecPolicyClient as String] = true }
     }
     return result as NSDictionary
+}
+
+/// The trusted server names of an EAP policy's `kSecPolicyName`: absent → none (any name), a string → that one, an
+/// array of strings → those; nil for anything else (Apple then creates no policy).
+private func eapTrustedServerNames(_ value: Any?) -> [String]? {
+    guard let value else { return [] }
+    if let name = AttributeDictionary.stringValue(value) { return [name] }
+    guard let array = value as? NSArray else { return nil }
+    var names: [String] = []
+    for element in array {
+        guard let name = AttributeDictionary.stringValue(element) else { return nil }
+        names.append(name)
+    }
+    return names
 }

@@ -105,6 +105,11 @@ public final class SecTrust: NSObject, @unchecked Sendable {
                     rfc5280Profile = true
                 }
                 if let hostname, !hostname.isEmpty { options.peerNames.append(PeerName.host(hostname)) }
+            case .eap(let server, let names):
+                // Apple's EAP policy: the basic X.509 checks (no SSL profile rules), the EKU and the trusted names.
+                rfc5280Profile = true
+                options.purpose = server ? .serverAuth : .clientAuth
+                options.eapTrustedServerNames += names
             case .revocation(let flags):
                 options.revocation.enabled = true
                 options.revocation.requirePositiveResponse = flags & kSecRevocationRequirePositiveResponse != 0

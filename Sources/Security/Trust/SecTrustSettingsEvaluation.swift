@@ -142,6 +142,7 @@ struct SecTrustSettingsEvaluation {
         case .basicX509: return "basicX509"
         case .ssl(let server, _): return server ? kSSLServerName : kSSLClientName
         case .revocation: return "revocation"
+        case .eap(let server, _): return server ? "eapServer" : "eapClient"
         }
     }
 
@@ -149,6 +150,9 @@ struct SecTrustSettingsEvaluation {
     static func policy(oid: String, name: String?) -> SecPolicy? {
         if oid == String(kSecPolicyAppleX509Basic) { return SecPolicyCreateBasicX509() }
         if oid == String(kSecPolicyAppleSSL) { return SecPolicyCreateSSL(name != kSSLClientName, nil) }
+        if oid == String(kSecPolicyAppleEAP) {
+            return SecPolicy(.eap(server: name != "eapClient", trustedServerNames: []))
+        }
         if oid == String(kSecPolicyAppleRevocation) {
             return SecPolicyCreateRevocation(kSecRevocationUseAnyAvailableMethod)
         }
