@@ -102,4 +102,33 @@ import Testing
         let privRSA = try #require(SecKeyCopyAttributes(KeyFixtures.rsa2048) as? [String: Any])
         #expect(privRSA["klbl"] as? Data == pub["klbl"] as? Data)
     }
+
+    /// Secure Enclave keys: no enclave here, so generation fails with errSecUnimplemented as on an Apple device
+    /// without one, whether the token is named at the top level or in kSecPrivateKeyAttrs, and nothing is stored.
+    @Test func secureEnclaveGenerationAnswersUnimplemented() throws {
+        let keychain = try TestKeychain()
+        let label = "se.\(UUID().uuidString)"
+        let topLevel: [String: Any] = [
+            kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256,
+            kSecAttrTokenID as String: kSecAttrTokenIDSecureEnclave, kSecUseKeychain as String: keychain.keychain,
+            kSecPrivateKeyAttrs as String: [kSecAttrIsPermanent as String: true, kSecAttrLabel as String: label],
+        ]
+        var error: Unmanaged<CFError>?
+        #expect(SecKeyCreateRandomKey(topLevel as CFDictionary, &error) == nil)
+        #expect(error.map { CFErrorGetCode($0.takeRetainedValue()) } == Int(errSecUnimplemented))
+        let nested: [String: Any] = [
+            kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256,
+            kSecUseKeychain as String: keychain.keychain,
+            kSecPrivateKeyAttrs as String: [
+                kSecAttrIsPermanent as String: true, kSecAttrLabel as String: label,
+                kSecAttrTokenID as String: kSecAttrTokenIDSecureEnclave,
+            ],
+        ]
+        var publicKey: SecKey?
+        var privateKey: SecKey?
+        #expect(SecKeyGeneratePair(nested as CFDictionary, &publicKey, &privateKey) == errSecUnimplemented)
+        #expect(publicKey == nil && privateKey == nil)
+        let query = keychain.q([kSecClass as String: kSecClassKey, kSecAttrLabel as String: label])
+        #expect(SecItemCopyMatching(query, nil) == errSecItemNotFound)
+    }
 }

@@ -126,6 +126,23 @@ import Testing
         #expect(status(error) == Int(errSecUnsupportedKeySize))
     }
 
+    @Test func rawKeyExportGivesTheBytesOfExtractableKeys() throws {
+        let bytes = hex("00112233445566778899aabbccddeeff")
+        let key = try #require(SecKeyCreateFromData([:] as CFDictionary, bytes as CFData, nil))
+        var exported: CFData?
+        #expect(SecItemExport(key, .formatRawKey, [], nil, &exported) == errSecSuccess)
+        #expect(exported as Data? == bytes)
+        #expect(SecItemExport(key, .formatUnknown, [], nil, &exported) == errSecSuccess)  // raw is the default
+        #expect(exported as Data? == bytes)
+        #expect(SecItemExport(key, .formatOpenSSL, [], nil, &exported) == errSecUnsupportedFormat)
+        let sealed = try #require(
+            SecKeyGenerateSymmetric(
+                [kSecAttrKeyType as String: kSecAttrKeyTypeAES, kSecAttrIsExtractable as String: false]
+                    as CFDictionary, nil))
+        #expect(SecItemExport(sealed, .formatRawKey, [], nil, &exported) == errSecDataNotAvailable)
+        #expect(exported == nil)
+    }
+
     @Test func createFromDataImportsRSAAndECKeys() throws {
         let ec = try #require(
             SecKeyCreateRandomKey(
@@ -143,6 +160,19 @@ import Testing
                 [kSecAttrKeyType as String: kSecAttrKeyTypeEC, kSecAttrKeyClass as String: kSecAttrKeyClassPublic]
                     as CFDictionary, publicBytes, nil))
         #expect(CFEqual(importedPublic, publicKey))
+        // The SubjectPublicKeyInfo form is taken too, as macOS's raw import does.
+        let spki = try OpenSecurityKeys.subjectPublicKeyInfo(of: publicKey)
+        let fromSPKI = try #require(
+            SecKeyCreateFromData(
+                [kSecAttrKeyType as String: kSecAttrKeyTypeEC, kSecAttrKeyClass as String: kSecAttrKeyClassPublic]
+                    as CFDictionary, spki as CFData, nil))
+        #expect(CFEqual(fromSPKI, publicKey))
+        var error: Unmanaged<CFError>?
+        #expect(
+            SecKeyCreateFromData(
+                [kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeyClass as String: kSecAttrKeyClassPublic]
+                    as CFDictionary, spki as CFData, &error) == nil)
+        #expect(status(error) == Int(errSecParam))
     }
 
     /// RFC 6070's PBKDF2-HMAC-SHA1 vectors and a PBKDF2-HMAC-SHA256 one: the derived key equals the key made from

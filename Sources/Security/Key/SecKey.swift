@@ -86,7 +86,8 @@ public final class SecKey: NSObject, @unchecked Sendable {
     }
 
     /// Apple's external representation (PKCS#1 for RSA, X9.63 for EC). A symmetric key has none on macOS
-    /// either: errSecUnimplemented (its bytes leave through `SecItemExport` with `.formatRawKey`).
+    /// either: errSecUnimplemented (its bytes leave through `SecItemExport` with `.formatRawKey` when it is
+    /// extractable).
     func externalRepresentation() throws -> Data {
         let key: AsymmetricKey
         switch material {

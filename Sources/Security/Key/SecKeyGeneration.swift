@@ -18,6 +18,7 @@ enum SecKeyGeneration {
     }
 
     static func generate(_ parameters: AttributeDictionary) throws -> SecKey {
+        try refuseTokenKeys(parameters)
         let type = try keyType(parameters)
         guard let bits = try parameters.int(kSecAttrKeySizeInBits) else {
             throw SecError.param("kSecAttrKeySizeInBits is missing")
@@ -43,6 +44,20 @@ enum SecKeyGeneration {
             throw SecError(errSecInternal, "key generation failed: \(error)")
         }
         return try SecKeyPersistence.storeIfPermanent(SecKey(key), parameters: parameters)
+    }
+
+    /// Keys inside a token (`kSecAttrTokenID`, top level or in `kSecPrivateKeyAttrs`): this machine has no Secure
+    /// Enclave and no CryptoTokenKit token, so generation fails as on an Apple device without one (the iOS simulator,
+    /// a Mac without a T2/Apple chip): errSecUnimplemented, nothing generated or stored. Code that then falls back to
+    /// a keychain key (as wrapper libraries do on that code) keeps working.
+    static func refuseTokenKeys(_ parameters: AttributeDictionary) throws {
+        var token = try parameters.string(kSecAttrTokenID)
+        if token == nil, let privateAttributes = try parameters.dictionary(kSecPrivateKeyAttrs) {
+            token = try privateAttributes.string(kSecAttrTokenID)
+        }
+        if let token {
+            throw SecError(errSecUnimplemented, "Key generation failed: the token \(token) is not available")
+        }
     }
 
     static func create(_ data: Data, _ attributes: AttributeDictionary) throws -> SecKey {

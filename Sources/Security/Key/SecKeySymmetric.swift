@@ -225,7 +225,18 @@ enum SecKeySymmetric {
         if namesAsymmetricType(parameters) {
             var asymmetric = parameters
             if !asymmetric.contains(kSecAttrKeyClass) { asymmetric.set(kSecAttrKeyClass, kSecAttrKeyClassPrivate) }
-            return try SecKeyGeneration.create(data, asymmetric)
+            do {
+                return try SecKeyGeneration.create(data, asymmetric)
+            } catch {
+                // macOS's raw import also takes the DER forms of OpenSSL (SubjectPublicKeyInfo, PKCS#8, SEC1), when
+                // they hold a key of the type and class asked for.
+                let wantsRSA = try asymmetric.string(kSecAttrKeyType) == kSecAttrKeyTypeRSA as String
+                let wantsPrivate = try asymmetric.string(kSecAttrKeyClass) == kSecAttrKeyClassPrivate as String
+                guard let key = try? OpenSecurityKeys.importKey(data), key.isRSA == wantsRSA,
+                    key.asymmetric?.isPrivate == wantsPrivate
+                else { throw error }
+                return key
+            }
         }
         let algorithm = try algorithm(parameters)
         guard algorithm.allows(bits: data.count * 8) else {

@@ -143,7 +143,9 @@ enum ImportExport {
             switch self {
             case .certificate: return .itemTypeCertificate
             case .identity: return .itemTypeAggregate
-            case .key(let key): return ImportExport.isPrivate(key) ? .itemTypePrivateKey : .itemTypePublicKey
+            case .key(let key):
+                if key.symmetric != nil { return .itemTypeSessionKey }
+                return ImportExport.isPrivate(key) ? .itemTypePrivateKey : .itemTypePublicKey
             }
         }
     }
@@ -348,7 +350,7 @@ enum ImportExport {
         if format == .formatUnknown {
             switch items.count == 1 ? items[0] : nil {
             case .certificate: format = .formatX509Cert
-            case .key: format = .formatOpenSSL
+            case .key(let key): format = key.symmetric != nil ? .formatRawKey : .formatOpenSSL
             case .identity: format = .formatPKCS12
             case nil: format = .formatPEMSequence
             }
@@ -407,7 +409,17 @@ enum ImportExport {
             } catch {
                 throw SecError(translating: error)
             }
-        case .formatWrappedOpenSSL, .formatSSH, .formatWrappedSSH, .formatWrappedLSH, .formatSSHv2, .formatRawKey,
+        case .formatRawKey:
+            // A symmetric key's own bytes (macOS's default format for session keys), when it is extractable.
+            guard items.count == 1, case .key(let key) = items[0], let symmetric = key.symmetric else {
+                throw SecError(errSecUnsupportedFormat, "formatRawKey exports one symmetric key")
+            }
+            guard symmetric.isExtractable else {
+                throw SecError(errSecDataNotAvailable, "the key is not extractable")
+            }
+            guard !pem else { throw SecError(errSecUnsupportedFormat, "raw keys have no PEM form") }
+            return symmetric.bytes
+        case .formatWrappedOpenSSL, .formatSSH, .formatWrappedSSH, .formatWrappedLSH, .formatSSHv2,
             .formatPKCS7, .formatNetscapeCertSequence, .formatUnknown:
             throw SecError(errSecUnsupportedFormat, "SecItemExport does not write format \(format)")
         }
@@ -416,6 +428,9 @@ enum ImportExport {
     static func exportKey(
         _ key: SecKey, format: OpenSecurityKeys.ExportFormat, pem: Bool, passphrase: String?
     ) throws -> Data {
+        if let symmetric = key.symmetric {
+            throw SecError(errSecUnsupportedFormat, "a \(symmetric.algorithm.name) key is exported with formatRawKey")
+        }
         do {
             return try OpenSecurityKeys.exportKey(key, format: format, pem: pem, passphrase: passphrase)
         } catch {
