@@ -38,6 +38,7 @@ import Testing
             .nonEmptySubject: -67655, .notCA: -67902, .duplicateExtension: -67903, .unparseableExtension: -67618,
             .nameConstraints: -67689, .policyConstraints: -67835, .signature: -67688, .malformed: -26275,
             .callerConstraint: -67843, .workBudget: -67843, .revocation: -67820, .revocationResponseRequired: -67635,
+            .eapTrustedServerNames: -67602,
         ]
         #expect(Set(expected.keys) == Set(TrustCheck.allCases), "a check without an expected code")
         for check in TrustCheck.allCases {

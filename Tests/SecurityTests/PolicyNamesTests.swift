@@ -39,8 +39,11 @@ import Testing
         #expect(kSecPolicyAppleIPSecClient as String == "1.2.840.113635.100.1.11.2")
         #expect(kSecTrustQCStatements as String == "QCStatements")
         #expect(kSecTrustQWACValidation as String == "QWACValidation")
-        // EAP policies are not implemented: nil, as for the other identifiers without an implementation.
-        #expect(SecPolicyCreateWithProperties(kSecPolicyAppleEAPServer, nil) == nil)
+        // EAP policies are Apple's EAP policy (EAPPolicyTests checks their rules).
+        let eap = SecPolicyCreateWithProperties(kSecPolicyAppleEAPServer, nil)
+        #expect(
+            eap.flatMap { SecPolicyCopyProperties($0) as? [String: Any] }?[kSecPolicyOid as String] as? String
+                == kSecPolicyAppleEAP as String)
     }
 
     @Test func trustResultsNeverCarryQWACKeys() throws {
