@@ -285,6 +285,34 @@ import Testing
         #expect(SecKeyGetBlockSize(stored) == 8)
     }
 
+    @Test func keyBytesAddedAsDataComeBackAsASymmetricKey() throws {
+        let keychain = try TestKeychain()
+        let bytes = hex("603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4")
+        let add = keychain.q([
+            kSecClass as String: kSecClassKey, kSecAttrKeyClass as String: kSecAttrKeyClassSymmetric,
+            kSecAttrKeyType as String: kSecAttrKeyTypeAES, kSecValueData as String: bytes,
+            kSecAttrApplicationTag as String: Data("tag.data".utf8),
+        ])
+        #expect(SecItemAdd(add, nil) == errSecSuccess)
+        var found: CFTypeRef?
+        let query = keychain.q([
+            kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: Data("tag.data".utf8),
+            kSecReturnRef as String: true,
+        ])
+        #expect(SecItemCopyMatching(query, &found) == errSecSuccess)
+        let key = try #require(found as? SecKey)
+        let expected = try #require(SecKeyCreateFromData([:] as CFDictionary, bytes as CFData, nil))
+        #expect(CFEqual(key, expected))
+        #expect(SecKeyGetBlockSize(key) == 16)
+        // Bytes that are not a key of the type asked for are refused, and nothing is added.
+        let bad = keychain.q([
+            kSecClass as String: kSecClassKey, kSecAttrKeyClass as String: kSecAttrKeyClassSymmetric,
+            kSecAttrKeyType as String: kSecAttrKeyTypeAES, kSecValueData as String: Data(count: 5),
+            kSecAttrApplicationTag as String: Data("tag.bad".utf8),
+        ])
+        #expect(SecItemAdd(bad, nil) == errSecUnsupportedKeySize)
+    }
+
     @Test func generatedDESKeysHaveOddParity() throws {
         let keychain = try TestKeychain()
         for (type, tag) in [(kSecAttrKeyTypeDES, "des"), (kSecAttrKeyType3DES, "3des")] {
