@@ -68,7 +68,9 @@ static_cxx_dir() {
 build_flags() {
     local cxx
     cxx="$(static_cxx_dir)"
-    echo "-c release --product security --static-swift-stdlib -Xlinker -L$cxx"
+    # No RUNPATH ($ORIGIN, which SwiftPM adds by default): the installed binary finds its libraries in the system's
+    # directories only, without first probing a dozen paths under its own bin directory for each of them.
+    echo "-c release --product security --static-swift-stdlib --disable-local-rpath -Xlinker -L$cxx"
     echo "-Xswiftc -Xclang-linker -Xswiftc -static-libgcc"
 }
 
