@@ -51,11 +51,6 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
-        .systemLibrary(
-            name: "CDBus",
-            pkgConfig: "dbus-1",
-            providers: [.apt(["libdbus-1-dev"])]
-        ),
         // Baseline measurements of OpenSSL itself, for the benchmark executable only.
         .target(name: "COpenSSLBaseline", dependencies: ["COpenSSL", "CSQLite", "CLibPQ"]),
         .target(name: "OpenSSLBaseline", dependencies: ["COpenSSLBaseline"]),
@@ -74,7 +69,9 @@ let package = Package(
         // PostgreSQL client (libpq): connections, parameterized queries, LISTEN/NOTIFY (the keychain's sync).
         .target(name: "OSecPostgres", dependencies: ["CLibPQLoader"]),
         // libdbus: bus connections, typed messages, object dispatch (the keychain's Secret Service provider).
-        .target(name: "OSecDBus", dependencies: ["CDBus"]),
+        // libdbus loaded on first use (dlopen), so that processes that never talk D-Bus do not pay for it at start-up.
+        .target(name: "CDBusLoader", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "OSecDBus", dependencies: ["CDBusLoader"]),
 
         // MARK: Pure Swift layers
         .target(name: "OSecASN1"),

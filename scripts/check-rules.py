@@ -44,7 +44,7 @@ LAYERS = {
     "Security": 7, "CommonCrypto": 7,
     "OpenSecurityKit": 8, "OSecTestSupport": 8, "OSecLimbo": 8, "OpenSecurityTLS": 8,
     "LocalAuthentication": 8,
-    "CDBus": 0, "OSecDBus": 2, "OSecSecretService": 6,
+    "CDBusLoader": 1, "OSecDBus": 2, "OSecSecretService": 6,
     "SecurityTool": 9, "Benchmarks": 9, "LimboHarness": 9, "KeychainStress": 9, "TLSLoad": 9, "SyncStress": 9,
 }
 IMPORT = re.compile(r"^\s*(?:@_implementationOnly\s+|@testable\s+|internal\s+|package\s+|public\s+)*import\s+(\w+)")

@@ -14,10 +14,10 @@
 #     --no-build     use the release binary already built
 # The binary is a release build with the Swift runtime and Foundation linked statically (--static-swift-stdlib)
 # and libstdc++/libgcc linked statically too: it runs without a Swift toolchain. Its dynamic dependencies are only
-# the C library (libc6), OpenSSL 3 (libssl3), SQLite 3 (libsqlite3-0), D-Bus (libdbus-1-3, for
-# `security secret-service`) and libpq (libpq5, loaded with dlopen when the keychain sync first connects); the
-# script checks the binary's NEEDED entries against that list and derives the package's Depends from them and
-# libpq with dpkg -S.
+# the C library (libc6), OpenSSL 3 (libssl3), SQLite 3 (libsqlite3-0), D-Bus (libdbus-1-3, loaded with dlopen when
+# `security secret-service` first connects) and libpq (libpq5, loaded with dlopen when the keychain sync first
+# connects); the script checks the binary's NEEDED entries against that list and derives the package's Depends from
+# them, libdbus and libpq with dpkg -S.
 # The man page and the completions are printed by the built tool (`security _generate man|bash|zsh`) from its own
 # command table, so they cannot drift from `security help`.
 set -euo pipefail
@@ -68,7 +68,9 @@ static_cxx_dir() {
 build_flags() {
     local cxx
     cxx="$(static_cxx_dir)"
-    echo "-c release --product security --static-swift-stdlib -Xlinker -L$cxx"
+    # No RUNPATH ($ORIGIN, which SwiftPM adds by default): the installed binary finds its libraries in the system's
+    # directories only, without first probing a dozen paths under its own bin directory for each of them.
+    echo "-c release --product security --static-swift-stdlib --disable-local-rpath -Xlinker -L$cxx"
     echo "-Xswiftc -Xclang-linker -Xswiftc -static-libgcc"
 }
 
@@ -138,8 +140,9 @@ trap 'rm -rf "$stage"' EXIT
 chmod 0755 "$stage"
 install_files "$stage" /usr
 # Depends: the Debian package of each needed library (dpkg -S of the file the dynamic linker finds), once each,
-# and of the libraries the tool loads on first use (libpq.so.5, for the keychain sync: CLibPQLoader).
-loaded_on_use="libpq.so.5"
+# and of the libraries the tool loads on first use (libpq.so.5, for the keychain sync: CLibPQLoader; libdbus-1.so.3,
+# for the Secret Service: CDBusLoader).
+loaded_on_use="libpq.so.5 libdbus-1.so.3"
 depends=""
 for soname in $needed $loaded_on_use; do
     path="$(ldd "$bin" | awk -v s="$soname" '$1 == s && $3 ~ /^\// && !found {print $3; found = 1}')"

@@ -1,4 +1,4 @@
-internal import CDBus
+internal import CDBusLoader
 import Foundation
 
 /// A private connection to a message bus (libdbus), used by one thread: the one that runs its loop.
@@ -13,33 +13,38 @@ package final class DBusConnection: @unchecked Sendable {  // sendable: used by 
 
     /// Connects to the bus at `address`, or to the session bus of `DBUS_SESSION_BUS_ADDRESS` when `nil`.
     package init(address: String? = nil) throws(DBusCallError) {
+        // libdbus is loaded here, on the first connection, not at process start-up (CDBusLoader).
+        var loadError: UnsafePointer<CChar>?
+        guard osec_dbus_load(&loadError) == 0 else {
+            throw .failed(loadError.map { String(cString: $0) } ?? "cannot load libdbus-1.so.3")
+        }
         var error = DBusError()
-        dbus_error_init(&error)
-        defer { dbus_error_free(&error) }
+        osec_dbus_error_init(&error)
+        defer { osec_dbus_error_free(&error) }
         let connection: OpaquePointer?
         if let address {
-            connection = dbus_connection_open_private(address, &error)
-            if let connection, dbus_bus_register(connection, &error) == 0 {
-                dbus_connection_close(connection)
-                dbus_connection_unref(connection)
+            connection = osec_dbus_connection_open_private(address, &error)
+            if let connection, osec_dbus_bus_register(connection, &error) == 0 {
+                osec_dbus_connection_close(connection)
+                osec_dbus_connection_unref(connection)
                 throw Self.error(error, "cannot register on the bus at \(address)")
             }
         } else {
-            connection = dbus_bus_get_private(DBUS_BUS_SESSION, &error)
+            connection = osec_dbus_bus_get_private(DBUS_BUS_SESSION, &error)
         }
         guard let connection else { throw Self.error(error, "cannot connect to the session bus") }
-        dbus_connection_set_exit_on_disconnect(connection, 0)
+        osec_dbus_connection_set_exit_on_disconnect(connection, 0)
         raw = connection
     }
 
     deinit {
-        dbus_connection_close(raw)
-        dbus_connection_unref(raw)
+        osec_dbus_connection_close(raw)
+        osec_dbus_connection_unref(raw)
     }
 
     /// The connection's unique bus name (`:1.42`).
     package var uniqueName: String {
-        guard let name = dbus_bus_get_unique_name(raw) else { return "" }
+        guard let name = osec_dbus_bus_get_unique_name(raw) else { return "" }
         return String(cString: name)
     }
 
@@ -55,11 +60,11 @@ package final class DBusConnection: @unchecked Sendable {  // sendable: used by 
     /// if the owner allows replacement. Never queues.
     package func requestName(_ name: String, replaceExisting: Bool) throws(DBusCallError) -> NameRequest {
         var error = DBusError()
-        dbus_error_init(&error)
-        defer { dbus_error_free(&error) }
+        osec_dbus_error_init(&error)
+        defer { osec_dbus_error_free(&error) }
         // DBUS_NAME_FLAG_ALLOW_REPLACEMENT 0x1, _REPLACE_EXISTING 0x2, _DO_NOT_QUEUE 0x4.
         let flags: UInt32 = 0x1 | 0x4 | (replaceExisting ? 0x2 : 0)
-        let result = dbus_bus_request_name(raw, name, flags, &error)
+        let result = osec_dbus_bus_request_name(raw, name, flags, &error)
         guard result > 0 else { throw Self.error(error, "cannot request the name \(name)") }
         // DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER 1, _ALREADY_OWNER 4.
         return result == 1 || result == 4 ? .primaryOwner : .exists
@@ -68,28 +73,28 @@ package final class DBusConnection: @unchecked Sendable {  // sendable: used by 
     /// Gives `name` back to the bus.
     package func releaseName(_ name: String) {
         var error = DBusError()
-        dbus_error_init(&error)
-        defer { dbus_error_free(&error) }
-        _ = dbus_bus_release_name(raw, name, &error)
+        osec_dbus_error_init(&error)
+        defer { osec_dbus_error_free(&error) }
+        _ = osec_dbus_bus_release_name(raw, name, &error)
     }
 
     /// Subscribes to messages matching `rule` (a D-Bus match rule).
     package func addMatch(_ rule: String) throws(DBusCallError) {
         var error = DBusError()
-        dbus_error_init(&error)
-        defer { dbus_error_free(&error) }
-        dbus_bus_add_match(raw, rule, &error)
-        if dbus_error_is_set(&error) != 0 { throw Self.error(error, "cannot add the match rule") }
+        osec_dbus_error_init(&error)
+        defer { osec_dbus_error_free(&error) }
+        osec_dbus_bus_add_match(raw, rule, &error)
+        if osec_dbus_error_is_set(&error) != 0 { throw Self.error(error, "cannot add the match rule") }
     }
 
     /// The Unix user id of the connection `name` (the bus daemon's `GetConnectionUnixUser`), cached per name.
     package func unixUser(of name: String) throws(DBusCallError) -> UInt32 {
         if let cached = userCache[name] { return cached }
         var error = DBusError()
-        dbus_error_init(&error)
-        defer { dbus_error_free(&error) }
-        let user = dbus_bus_get_unix_user(raw, name, &error)
-        guard dbus_error_is_set(&error) == 0, let uid = UInt32(exactly: user) else {
+        osec_dbus_error_init(&error)
+        defer { osec_dbus_error_free(&error) }
+        let user = osec_dbus_bus_get_unix_user(raw, name, &error)
+        guard osec_dbus_error_is_set(&error) == 0, let uid = UInt32(exactly: user) else {
             throw Self.error(error, "cannot find the user of \(name)")
         }
         if userCache.count > 4096 { userCache.removeAll() }
@@ -114,17 +119,17 @@ package final class DBusConnection: @unchecked Sendable {  // sendable: used by 
     package func receive(timeout milliseconds: Int32) -> Received {
         var waited = false
         while true {
-            if let message = dbus_connection_pop_message(raw) {
+            if let message = osec_dbus_connection_pop_message(raw) {
                 let handle = MessageHandle(takingOwnershipOf: message)
                 do {
                     return .message(try decode(handle))
                 } catch {
-                    if dbus_message_get_type(message) == 1 { sendError(error, to: handle) }
+                    if osec_dbus_message_get_type(message) == 1 { sendError(error, to: handle) }
                     continue
                 }
             }
-            if waited { return dbus_connection_get_is_connected(raw) != 0 ? .timeout : .disconnected }
-            if dbus_connection_read_write(raw, milliseconds) == 0 { return .disconnected }
+            if waited { return osec_dbus_connection_get_is_connected(raw) != 0 ? .timeout : .disconnected }
+            if osec_dbus_connection_read_write(raw, milliseconds) == 0 { return .disconnected }
             waited = true
         }
     }
@@ -132,30 +137,30 @@ package final class DBusConnection: @unchecked Sendable {  // sendable: used by 
     private func decode(_ handle: MessageHandle) throws(DBusCallError) -> DBusMessage {
         let message = handle.raw
         let kind: DBusMessage.Kind =
-            switch dbus_message_get_type(message) {
+            switch osec_dbus_message_get_type(message) {
             case 1: .methodCall
             case 2: .methodReturn
             case 3: .error
             case 4: .signal
             default: .other
             }
-        let signature = Self.string(dbus_message_get_signature(message)) ?? ""
+        let signature = Self.string(osec_dbus_message_get_signature(message)) ?? ""
         return DBusMessage(
-            kind: kind, path: Self.string(dbus_message_get_path(message)),
-            interface: Self.string(dbus_message_get_interface(message)),
-            member: Self.string(dbus_message_get_member(message)),
-            sender: Self.string(dbus_message_get_sender(message)), signature: signature,
+            kind: kind, path: Self.string(osec_dbus_message_get_path(message)),
+            interface: Self.string(osec_dbus_message_get_interface(message)),
+            member: Self.string(osec_dbus_message_get_member(message)),
+            sender: Self.string(osec_dbus_message_get_sender(message)), signature: signature,
             arguments: kind == .methodCall || kind == .signal ? try DBusCodec.decodeArguments(message) : [],
-            noReplyExpected: dbus_message_get_no_reply(message) != 0, handle: handle)
+            noReplyExpected: osec_dbus_message_get_no_reply(message) != 0, handle: handle)
     }
 
     /// Replies to `call` with `values`.
     package func sendReply(_ values: [DBusValue], to call: DBusMessage) throws(DBusCallError) {
         guard !call.noReplyExpected else { return }
-        guard let reply = dbus_message_new_method_return(call.handle.raw) else { throw .failed("out of memory") }
-        defer { dbus_message_unref(reply) }
+        guard let reply = osec_dbus_message_new_method_return(call.handle.raw) else { throw .failed("out of memory") }
+        defer { osec_dbus_message_unref(reply) }
         try DBusCodec.append(values, to: reply)
-        guard dbus_connection_send(raw, reply, nil) != 0 else { throw .failed("cannot send the reply") }
+        guard osec_dbus_connection_send(raw, reply, nil) != 0 else { throw .failed("cannot send the reply") }
     }
 
     /// Replies to `call` with an error.
@@ -165,9 +170,9 @@ package final class DBusConnection: @unchecked Sendable {  // sendable: used by 
     }
 
     private func sendError(_ error: DBusCallError, to handle: MessageHandle) {
-        guard let reply = dbus_message_new_error(handle.raw, error.name, error.message) else { return }
-        defer { dbus_message_unref(reply) }
-        _ = dbus_connection_send(raw, reply, nil)
+        guard let reply = osec_dbus_message_new_error(handle.raw, error.name, error.message) else { return }
+        defer { osec_dbus_message_unref(reply) }
+        _ = osec_dbus_connection_send(raw, reply, nil)
     }
 
     /// Emits a signal from `path`; to one connection when `destination` is given, else to every subscriber.
@@ -175,15 +180,15 @@ package final class DBusConnection: @unchecked Sendable {  // sendable: used by 
         path: String, interface: String, member: String, _ values: [DBusValue], destination: String? = nil
     ) throws(DBusCallError) {
         guard DBusNames.isValidObjectPath(path) else { throw .invalidArgs("invalid object path \(path)") }
-        guard let signal = dbus_message_new_signal(path, interface, member) else { throw .failed("out of memory") }
-        defer { dbus_message_unref(signal) }
-        if let destination { _ = dbus_message_set_destination(signal, destination) }
+        guard let signal = osec_dbus_message_new_signal(path, interface, member) else { throw .failed("out of memory") }
+        defer { osec_dbus_message_unref(signal) }
+        if let destination { _ = osec_dbus_message_set_destination(signal, destination) }
         try DBusCodec.append(values, to: signal)
-        guard dbus_connection_send(raw, signal, nil) != 0 else { throw .failed("cannot send the signal") }
+        guard osec_dbus_connection_send(raw, signal, nil) != 0 else { throw .failed("cannot send the signal") }
     }
 
     /// Writes every queued outgoing message.
-    package func flush() { dbus_connection_flush(raw) }
+    package func flush() { osec_dbus_connection_flush(raw) }
 
     private static func string(_ pointer: UnsafePointer<CChar>?) -> String? {
         pointer.map { String(cString: $0) }

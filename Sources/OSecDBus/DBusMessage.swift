@@ -1,4 +1,4 @@
-internal import CDBus
+internal import CDBusLoader
 import Foundation
 
 /// One received D-Bus message, decoded: its header fields and its arguments.
@@ -27,7 +27,7 @@ final class MessageHandle: @unchecked Sendable {  // sendable: only used by the 
     let raw: OpaquePointer
 
     init(takingOwnershipOf raw: OpaquePointer) { self.raw = raw }
-    deinit { dbus_message_unref(raw) }
+    deinit { osec_dbus_message_unref(raw) }
 }
 
 // MARK: Decoding
@@ -64,12 +64,12 @@ enum DBusCodec {
     /// Decodes every argument of `message`.
     static func decodeArguments(_ message: OpaquePointer) throws(DBusCallError) -> [DBusValue] {
         var iterator = DBusMessageIter()
-        guard dbus_message_iter_init(message, &iterator) != 0 else { return [] }
+        guard osec_dbus_message_iter_init(message, &iterator) != 0 else { return [] }
         var budget = maximumValues
         var values: [DBusValue] = []
         repeat {
             values.append(try decode(&iterator, budget: &budget))
-        } while dbus_message_iter_next(&iterator) != 0
+        } while osec_dbus_message_iter_next(&iterator) != 0
         return values
     }
 
@@ -77,7 +77,7 @@ enum DBusCodec {
     {
         budget -= 1
         guard budget >= 0 else { throw .limitsExceeded("the message holds too many values") }
-        let type = dbus_message_iter_get_arg_type(&iterator)
+        let type = osec_dbus_message_iter_get_arg_type(&iterator)
         switch type {
         case DBusTypeCode.byte: return .byte(basic(&iterator, UInt8(0)))
         case DBusTypeCode.boolean: return .boolean(basic(&iterator, dbus_bool_t(0)) != 0)
@@ -93,33 +93,33 @@ enum DBusCodec {
         case DBusTypeCode.signature: return .signature(string(&iterator))
         case DBusTypeCode.variant:
             var inner = DBusMessageIter()
-            dbus_message_iter_recurse(&iterator, &inner)
+            osec_dbus_message_iter_recurse(&iterator, &inner)
             return .variant(try decode(&inner, budget: &budget))
         case DBusTypeCode.structure:
             var inner = DBusMessageIter()
-            dbus_message_iter_recurse(&iterator, &inner)
+            osec_dbus_message_iter_recurse(&iterator, &inner)
             return .structure(try decodeAll(&inner, budget: &budget))
         case DBusTypeCode.array:
             let arraySignature = signature(&iterator)
             let element = String(arraySignature.dropFirst())
             var inner = DBusMessageIter()
-            dbus_message_iter_recurse(&iterator, &inner)
+            osec_dbus_message_iter_recurse(&iterator, &inner)
             if element == "y" {
                 var base: UnsafePointer<UInt8>?
                 var count: Int32 = 0
-                dbus_message_iter_get_fixed_array(&inner, &base, &count)
+                osec_dbus_message_iter_get_fixed_array(&inner, &base, &count)
                 guard let base, count > 0 else { return .bytes(Data()) }
                 return .bytes(Data(bytes: base, count: Int(count)))
             }
             if element.hasPrefix("{") {
                 var entries: [DBusDictionaryEntry] = []
-                while dbus_message_iter_get_arg_type(&inner) == DBusTypeCode.dictEntry {
+                while osec_dbus_message_iter_get_arg_type(&inner) == DBusTypeCode.dictEntry {
                     var entry = DBusMessageIter()
-                    dbus_message_iter_recurse(&inner, &entry)
+                    osec_dbus_message_iter_recurse(&inner, &entry)
                     let pair = try decodeAll(&entry, budget: &budget)
                     guard pair.count == 2 else { throw .invalidArgs("malformed dictionary entry") }
                     entries.append(DBusDictionaryEntry(pair[0], pair[1]))
-                    dbus_message_iter_next(&inner)
+                    osec_dbus_message_iter_next(&inner)
                 }
                 let inside = element.dropFirst().dropLast()
                 let keySignature = String(inside.prefix(1))
@@ -136,29 +136,33 @@ enum DBusCodec {
         _ iterator: inout DBusMessageIter, budget: inout Int
     ) throws(DBusCallError) -> [DBusValue] {
         var values: [DBusValue] = []
-        while dbus_message_iter_get_arg_type(&iterator) != DBusTypeCode.invalid {
+        while osec_dbus_message_iter_get_arg_type(&iterator) != DBusTypeCode.invalid {
             values.append(try decode(&iterator, budget: &budget))
-            dbus_message_iter_next(&iterator)
+            osec_dbus_message_iter_next(&iterator)
         }
         return values
     }
 
     private static func basic<T>(_ iterator: inout DBusMessageIter, _ initial: T) -> T {
         var value = initial
-        withUnsafeMutablePointer(to: &value) { dbus_message_iter_get_basic(&iterator, UnsafeMutableRawPointer($0)) }
+        withUnsafeMutablePointer(to: &value) {
+            osec_dbus_message_iter_get_basic(&iterator, UnsafeMutableRawPointer($0))
+        }
         return value
     }
 
     private static func string(_ iterator: inout DBusMessageIter) -> String {
         var pointer: UnsafePointer<CChar>?
-        withUnsafeMutablePointer(to: &pointer) { dbus_message_iter_get_basic(&iterator, UnsafeMutableRawPointer($0)) }
+        withUnsafeMutablePointer(to: &pointer) {
+            osec_dbus_message_iter_get_basic(&iterator, UnsafeMutableRawPointer($0))
+        }
         guard let pointer else { return "" }
         return String(cString: pointer)
     }
 
     private static func signature(_ iterator: inout DBusMessageIter) -> String {
-        guard let raw = dbus_message_iter_get_signature(&iterator) else { return "" }
-        defer { dbus_free(raw) }
+        guard let raw = osec_dbus_message_iter_get_signature(&iterator) else { return "" }
+        defer { osec_dbus_free(raw) }
         return String(cString: raw)
     }
 
@@ -167,7 +171,7 @@ enum DBusCodec {
     /// Appends `values` to `message`'s body.
     static func append(_ values: [DBusValue], to message: OpaquePointer) throws(DBusCallError) {
         var iterator = DBusMessageIter()
-        dbus_message_iter_init_append(message, &iterator)
+        osec_dbus_message_iter_init_append(message, &iterator)
         for value in values { try append(value, to: &iterator) }
     }
 
@@ -194,16 +198,16 @@ enum DBusCodec {
             ok = appendString(&iterator, DBusTypeCode.signature, s)
         case .bytes(let data):
             var inner = DBusMessageIter()
-            guard dbus_message_iter_open_container(&iterator, DBusTypeCode.array, "y", &inner) != 0 else {
+            guard osec_dbus_message_iter_open_container(&iterator, DBusTypeCode.array, "y", &inner) != 0 else {
                 throw .failed("out of memory")
             }
             if !data.isEmpty {
                 ok = data.withUnsafeBytes { raw -> dbus_bool_t in
                     var base = raw.baseAddress
-                    return dbus_message_iter_append_fixed_array(&inner, DBusTypeCode.byte, &base, Int32(raw.count))
+                    return osec_dbus_message_iter_append_fixed_array(&inner, DBusTypeCode.byte, &base, Int32(raw.count))
                 }
             }
-            guard dbus_message_iter_close_container(&iterator, &inner) != 0 else { throw .failed("out of memory") }
+            guard osec_dbus_message_iter_close_container(&iterator, &inner) != 0 else { throw .failed("out of memory") }
         case .array(let element, let elements):
             try container(&iterator, DBusTypeCode.array, element) { (inner) throws(DBusCallError) in
                 for item in elements {
@@ -246,29 +250,31 @@ enum DBusCodec {
             guard DBusNames.isValidSignature(signature) || type == DBusTypeCode.array else {
                 throw .invalidArgs("invalid signature \(signature)")
             }
-            opened = dbus_message_iter_open_container(&iterator, type, signature, &inner)
+            opened = osec_dbus_message_iter_open_container(&iterator, type, signature, &inner)
         } else {
-            opened = dbus_message_iter_open_container(&iterator, type, nil, &inner)
+            opened = osec_dbus_message_iter_open_container(&iterator, type, nil, &inner)
         }
         guard opened != 0 else { throw .failed("cannot open a container") }
         do {
             try body(&inner)
         } catch {
-            dbus_message_iter_abandon_container(&iterator, &inner)
+            osec_dbus_message_iter_abandon_container(&iterator, &inner)
             throw error
         }
-        guard dbus_message_iter_close_container(&iterator, &inner) != 0 else { throw .failed("out of memory") }
+        guard osec_dbus_message_iter_close_container(&iterator, &inner) != 0 else { throw .failed("out of memory") }
     }
 
     private static func appendBasic<T>(_ iterator: inout DBusMessageIter, _ type: Int32, _ value: T) -> dbus_bool_t {
         var copy = value
-        return withUnsafePointer(to: &copy) { dbus_message_iter_append_basic(&iterator, type, UnsafeRawPointer($0)) }
+        return withUnsafePointer(to: &copy) {
+            osec_dbus_message_iter_append_basic(&iterator, type, UnsafeRawPointer($0))
+        }
     }
 
     private static func appendString(_ iterator: inout DBusMessageIter, _ type: Int32, _ value: String) -> dbus_bool_t {
         value.withCString { cString -> dbus_bool_t in
             var pointer: UnsafePointer<CChar>? = cString
-            return withUnsafePointer(to: &pointer) { dbus_message_iter_append_basic(&iterator, type, $0) }
+            return withUnsafePointer(to: &pointer) { osec_dbus_message_iter_append_basic(&iterator, type, $0) }
         }
     }
 }
@@ -279,18 +285,18 @@ package enum DBusNames {
     package static func isValidObjectPath(_ path: String) -> Bool {
         guard !path.utf8.contains(0) else { return false }
         var error = DBusError()
-        dbus_error_init(&error)
-        defer { dbus_error_free(&error) }
-        return dbus_validate_path(path, &error) != 0
+        osec_dbus_error_init(&error)
+        defer { osec_dbus_error_free(&error) }
+        return osec_dbus_validate_path(path, &error) != 0
     }
 
     /// Whether `signature` is a valid single complete type.
     package static func isValidSignature(_ signature: String) -> Bool {
         guard !signature.utf8.contains(0) else { return false }
         var error = DBusError()
-        dbus_error_init(&error)
-        defer { dbus_error_free(&error) }
-        return dbus_signature_validate_single(signature, &error) != 0
+        osec_dbus_error_init(&error)
+        defer { osec_dbus_error_free(&error) }
+        return osec_dbus_signature_validate_single(signature, &error) != 0
     }
 
     /// Whether `name` is valid as one element of an object path (`[A-Za-z0-9_]+`).

@@ -38,12 +38,12 @@ package final class SyncAgent: @unchecked Sendable {  // sendable: state is atom
 
     /// Starts the background sync of `store` when it is in a circle (or the environment names one) and none runs
     /// in this process for that keychain yet. Returns at once.
-    package static func attach(
-        _ store: KeychainStore, environment: [String: String] = ProcessInfo.processInfo.environment
-    ) {
-        guard backgroundEnabled.load(ordering: .relaxed),
-            SyncEngine.isConfigured(store: store, environment: environment)
-        else { return }
+    /// - Parameter environment: the variables to read (nil: the process's, read only when background syncing is on,
+    ///   since building Foundation's environment dictionary is a noticeable part of a one-shot process's start-up).
+    package static func attach(_ store: KeychainStore, environment: [String: String]? = nil) {
+        guard backgroundEnabled.load(ordering: .relaxed) else { return }
+        let environment = environment ?? ProcessInfo.processInfo.environment
+        guard SyncEngine.isConfigured(store: store, environment: environment) else { return }
         let agent: SyncAgent? = registry.withLock { agents in
             guard agents[store.path] == nil else { return nil }
             let agent = SyncAgent(store: store)

@@ -169,6 +169,10 @@ enum PasswordCommands {
 
     static func find(_ kind: Kind, _ arguments: [String]) -> Int32 {
         guard let options = CommandOptions.parse(arguments, valued: kind.valuedLetters, flags: "gw") else { return 2 }
+        if options.flags == ["w"], !options.json, let secret = passwordOnly(kind, options) {
+            print(ItemPrinter.passwordForStandardOutput(secret))
+            return 0
+        }
         let wantsPassword = options.flags.contains("g") || options.flags.contains("w")
         let found: FoundItem
         switch lookUp(kind, options) {
@@ -268,6 +272,25 @@ enum PasswordCommands {
                     keychain: keychain, keychainPath: path))
         }
         return .success(nil)
+    }
+
+    /// `find-…-password -w` (the scripts' way to read a secret): the password of the item the general path would
+    /// find first, read with one data-only `SecItemCopyMatching` per keychain (no attribute dictionaries built and
+    /// bridged, no second lookup by persistent reference). `nil` when no keychain has a match or any lookup fails
+    /// otherwise (a locked keychain, a damaged one): the caller then takes the general path, which reports it in the
+    /// same words and with the same status as before.
+    private static func passwordOnly(_ kind: Kind, _ options: CommandOptions) -> Data? {
+        guard var query = try? attributeQuery(kind, options) else { return nil }
+        query[kSecClass as String] = kind.itemClass
+        query[kSecReturnData as String] = true
+        for (keychain, _) in KeychainOperand.keychains(options.operands) {
+            switch KeychainOperand.copyMatching(query, in: keychain) {
+            case .success(nil): continue
+            case .success(let found?): return found as? Data
+            case .failure: return nil
+            }
+        }
+        return nil
     }
 
     /// The attribute constraints the options give. Four-character codes (-c, -C, -r, -t) are strings; -P a number.

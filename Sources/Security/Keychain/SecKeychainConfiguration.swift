@@ -1,4 +1,5 @@
 import Foundation
+import OSecSystem
 
 /// OpenSecurity's process-wide keychain settings (our API beyond Apple's).
 ///
@@ -29,7 +30,7 @@ public enum SecKeychainConfiguration {
     /// The environment's groups, read once (reading the environment costs more than a keychain lookup); nil
     /// when the variable is unset or empty.
     private static let environmentGroups: [String]? = {
-        let env = ProcessInfo.processInfo.environment[accessGroupsEnvironmentVariable] ?? ""
+        let env = SystemProcess.environment(accessGroupsEnvironmentVariable) ?? ""
         let groups = env.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         return groups.isEmpty ? nil : groups
     }()
