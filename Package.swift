@@ -138,7 +138,9 @@ let package = Package(
         // One "machine" of the sync acceptance tests (a separate process per keychain; not a product).
         .executableTarget(name: "SyncStress", dependencies: ["Security"], path: "Tests/SyncStress"),
         // A second process for the TLS load test (counts its own descriptors and memory; not a product).
-        .executableTarget(name: "TLSLoad", dependencies: ["Security", "OpenSecurityTLS"], path: "Tests/TLSLoad"),
+        .executableTarget(
+            name: "TLSLoad", dependencies: ["Security", "OpenSecurityTLS", "OSecSystem", "OSecTLSCore"],
+            path: "Tests/TLSLoad"),
         .testTarget(name: "OSecCryptoTests", dependencies: ["OSecCrypto", "OSecTestSupport"]),
         .testTarget(name: "OSecASN1Tests", dependencies: ["OSecASN1"]),
         .testTarget(name: "OSecSQLiteTests", dependencies: ["OSecSQLite"]),
@@ -161,7 +163,8 @@ let package = Package(
                 "OSecKeychain", "OSecPKCS12", "OSecTrust", "OSecSync",
             ]),
         .testTarget(
-            name: "TLSTests", dependencies: ["Security", "OpenSecurityTLS", "OSecTLSCore", "OSecTestSupport"]),
+            name: "TLSTests",
+            dependencies: ["Security", "OpenSecurityTLS", "OSecTLSCore", "OSecTestSupport", "OSecSystem"]),
         // Apple-platform code written the way popular keychain wrappers and crypto libraries write it, compiled
         // against our Security only (issue 11): Swift 6 mode, and Swift 5 mode with Security imported implicitly.
         .testTarget(name: "AppleCompatTests", dependencies: ["Security"]),

@@ -22,6 +22,7 @@ address) default_filter="" ;;
 thread)
     default_filter="SecKeyConcurrencyTests|ConcurrencyTests|DatabaseTests|SchemaMigrationTests|LoadTests"
     default_filter+="|KeychainOneLinerTests|SyncAcceptanceTests|SecurityToolAgentTests"
+    default_filter+="|SocketReactorTests"
     ;;
 *)
     echo "usage: scripts/sanitize.sh address|thread [test filter]" >&2

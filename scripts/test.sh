@@ -4,7 +4,9 @@
 #   - --explicit-target-dependency-import-check error: a target may not import a package target it does not
 #     declare (scripts/check-rules.py also requires direct declaration);
 #   - -warnings-as-errors for Swift, and any C compiler warning in our own targets fails the build;
-#   - every DocC catalog builds without warnings (scripts/docs.sh).
+#   - every DocC catalog builds without warnings (scripts/docs.sh);
+#   - the concurrency suites run again under ThreadSanitizer (scripts/sanitize.sh thread: a second build in its own
+#     scratch path; see docs/fuzzing.md for its cost). Only an explicit OSEC_SKIP_TSAN=1 skips that step.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --with-test-peers
@@ -25,3 +27,9 @@ swift test --skip-build
 # The installed command (separate step, one release build): the .deb of scripts/install.sh, extracted into a
 # scratch root and run with no Swift toolchain; its libraries, man page, completions and dpkg install/remove.
 scripts/test-install.sh
+# Last: the concurrency suites under ThreadSanitizer (~12-14 min on an idle 2-core machine; docs/fuzzing.md).
+if [ "${OSEC_SKIP_TSAN:-}" = 1 ]; then
+    echo "test: the ThreadSanitizer run of the concurrency suites is skipped (OSEC_SKIP_TSAN=1)" >&2
+else
+    scripts/sanitize.sh thread
+fi

@@ -3,6 +3,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <spawn.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -99,4 +102,12 @@ int osec_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid) {
     *uid = credentials.uid;
     *gid = credentials.gid;
     return 0;
+}
+
+int osec_malloc_trim(void) {
+#ifdef __GLIBC__
+    return malloc_trim(0);
+#else
+    return 0;
+#endif
 }

@@ -48,7 +48,9 @@ package final class SocketReactor: Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
 
-    private init() {
+    /// A reactor of its own (with its own poll thread, which lives as long as the process): for tests that count
+    /// what one reactor holds. Everything else uses ``shared``.
+    package init() {
         var fds: [Int32] = [-1, -1]
         if pipe(&fds) == 0 {
             for fd in fds {
@@ -71,6 +73,11 @@ package final class SocketReactor: Sendable {
             return state.nextID
         }
         let events = Int16(interest == .readable ? POLLIN : POLLOUT)
+        // A cancellation that arrives after the poll thread resumed the wait (before the handler below is removed)
+        // finds no waiter and records the id as "cancelled before registration"; nothing would ever remove it
+        // (one entry per such race, for the life of the process). Once the handler is gone no cancellation can
+        // record the id any more, so forgetting it here leaves nothing behind.
+        defer { state.withLock { _ = $0.cancelledBeforeRegistration.remove(id) } }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let cancelled = state.withLock { state -> Bool in
@@ -94,6 +101,12 @@ package final class SocketReactor: Sendable {
             }
             waiter?.continuation.resume(throwing: WaitError.cancelled)
         }
+    }
+
+    /// How many waiters are registered, and how many cancellations arrived for a wait not (or no longer)
+    /// registered. Both return to 0 when nothing waits: the load test and the soak sample them.
+    package var counts: (waiters: Int, pendingCancellations: Int) {
+        state.withLock { ($0.waiters.count, $0.cancelledBeforeRegistration.count) }
     }
 
     private func wake() {

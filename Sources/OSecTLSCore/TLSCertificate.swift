@@ -133,6 +133,9 @@ package final class TLSCredential: @unchecked Sendable {
         return try context.get()
     }
 
+    /// Sessions in libssl's cache of this credential's server context (0 before it is made).
+    var serverSessionCount: Int { contexts.withLock { $0.server?.sessionCount ?? 0 } }
+
     /// Installs the chain and key on `ssl` (SSL_use_cert_and_key; libssl takes its own references).
     func install(on ssl: OpaquePointer) throws(TLSError) {
         guard SSL_use_cert_and_key(ssl, leaf.raw, privateKey, chainStack, 1) == 1 else {

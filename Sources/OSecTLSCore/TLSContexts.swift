@@ -69,6 +69,12 @@ final class TLSContext: @unchecked Sendable {
 
     deinit { if let raw { SSL_CTX_free(raw) } }
 
+    /// Sessions in libssl's internal cache of this context (SSL_CTX_sess_number).
+    var sessionCount: Int {
+        guard let raw else { return 0 }
+        return SSL_CTX_ctrl(raw, SSL_CTRL_SESS_NUMBER, 0, nil)
+    }
+
     func get() throws(TLSError) -> OpaquePointer {
         if let raw { return raw }
         throw failure ?? TLSError(.internalError, "no SSL_CTX")

@@ -1,6 +1,7 @@
 internal import CLibSSL
 internal import CTLSShims
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -186,9 +187,11 @@ package final class TLSEngine {
             self.credential = credential
             credentialInstalled = true
         }
+        TLSEngine.live.add(1, ordering: .relaxed)
     }
 
     deinit {
+        TLSEngine.live.subtract(1, ordering: .relaxed)
         SSL_free(ssl)
         BIO_free(networkBIO)
         header.deallocate()
@@ -420,6 +423,28 @@ package final class TLSEngine {
 
     /// Forgets every session of the client cache (tests use it to force full handshakes).
     package static func removeAllSessions() { TLSSessionCache.shared.removeAll() }
+
+    /// Engines (SSL objects) alive in the process.
+    private static let live = Atomic<Int>(0)
+
+    /// What the process holds for TLS (the load test and the soak check that none of it grows).
+    package struct LiveCounts: Sendable {
+        /// Engines (SSL objects) alive.
+        package let engines: Int
+        /// Sessions in the client cache (one per peer ID).
+        package let clientSessions: Int
+        /// Sessions in libssl's server cache of the shared context and of the credential's context.
+        package let serverSessions: Int
+    }
+
+    /// The counts now; `credential`: a server credential whose context's session cache is counted too.
+    package static func liveCounts(credential: TLSCredential? = nil) -> LiveCounts {
+        var server = TLSContext.server.sessionCount
+        if let credential { server += credential.serverSessionCount }
+        return LiveCounts(
+            engines: live.load(ordering: .relaxed), clientSessions: TLSSessionCache.shared.count,
+            serverSessions: server)
+    }
 
     private func prepareIfNeeded() {
         guard !hasStarted else { return }

@@ -65,6 +65,9 @@ final class TLSSessionCache: Sendable {
         _ = evicted  // freed outside the lock
     }
 
+    /// Sessions stored.
+    var count: Int { state.withLock { $0.entries.count } }
+
     /// Forgets the session stored under `peerID`.
     func remove(_ peerID: Data) {
         let old = state.withLock { $0.entries.removeValue(forKey: peerID) }

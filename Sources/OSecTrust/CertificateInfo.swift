@@ -2,7 +2,6 @@ import Foundation
 import OSecASN1
 import OSecCrypto
 import OSecX509
-import Synchronization
 
 /// A certificate with the extensions the validator needs decoded once, its public key built on first use and
 /// the results of signature checks against issuer keys remembered.
@@ -59,7 +58,7 @@ package final class CertificateInfo: Sendable {
     package let hasBaselineSignatureEncoding: Bool
     /// Whether subject and issuer are the same normalized name (RFC 5280 §6.1: "self-issued").
     package let isSelfIssued: Bool
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     private struct State {
         var key: AsymmetricKey?
@@ -204,7 +203,7 @@ package final class CertificateInfo: Sendable {
 
     // MARK: Shared cache
 
-    private static let cache = Mutex([ByteKey: CertificateInfo]())
+    private static let cache = LockedValue([ByteKey: CertificateInfo]())
     /// Entries kept before the cache is emptied (a crude bound; evaluation never depends on a hit).
     package static let cacheCapacity = 4096
 

@@ -1,6 +1,5 @@
 import OSecASN1
 import OSecX509
-import Synchronization
 
 /// The outcome of one evaluation: the chain we report and every failed check on it.
 ///
@@ -355,7 +354,7 @@ package enum EvaluationMemo {
         let notAfter: Int64
     }
 
-    private static let entries = Mutex([Key: Entry]())
+    private static let entries = LockedValue([Key: Entry]())
 
     static func lookup(_ key: Key, time: Int64) -> TrustEvaluation? {
         guard let entry = entries.withLock({ $0[key] }), entry.notBefore <= time, time <= entry.notAfter else {

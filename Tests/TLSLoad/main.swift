@@ -1,10 +1,14 @@
 // TLSLoad: the TLS load test's second process. Runs `--rounds` rounds of `--clients` concurrent TLSConnection
 // clients × `--requests` request/response exchanges against one TLSListener on loopback, and after each round
-// prints one JSON line: requests answered, open file descriptors (/proc/self/fd) and resident memory
-// (/proc/self/statm). Exit status 0 when every request of every round was answered correctly.
+// prints one JSON line: requests answered, open file descriptors (/proc/self/fd), resident memory (/proc/self/statm,
+// read after malloc_trim so that it counts what is in use, not what glibc keeps for later) and what could grow per
+// connection: TLS engines alive, sessions in the client and server caches, socket-reactor waiters and pending
+// cancellations. Exit status 0 when every request of every round was answered correctly.
 //
 // Usage: TLSLoad --p12 server.p12 --password pw --ca root.pem [--clients 64] [--requests 200] [--rounds 4]
 import Foundation
+import OSecSystem
+import OSecTLSCore
 import OpenSecurityTLS
 import Security
 
@@ -106,7 +110,9 @@ func runClient(_ index: Int, port: UInt16, _ configuration: TLSConfiguration, re
 
 func descriptorCount() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1 }
 
+/// Resident memory after returning the heap's free pages to the system.
 func residentKiB() -> Int {
+    ProcessMemory.trimHeap()
     guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
         let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
     else { return -1 }
@@ -131,6 +137,7 @@ func main() async -> Int32 {
         var serverConfiguration = TLSConfiguration()
         serverConfiguration.identity = identity
         serverConfiguration.handshakeTimeout = .seconds(60)
+        let credential = try TLSCredentialCache.credential(for: identity, chain: [])
         let listener = try TLSListener(configuration: serverConfiguration)
         let book = ServerBook()
         let server = Task { await serve(listener, book) }
@@ -159,9 +166,14 @@ func main() async -> Int32 {
             let expected = options.clients * options.requests
             allAnswered = allAnswered && answered == expected && failures.isEmpty
             let seconds = Date().timeIntervalSince(start)
+            let tls = TLSEngine.liveCounts(credential: credential)
+            let reactor = SocketReactor.shared.counts
             print(
                 "{\"round\":\(round),\"answered\":\(answered),\"expected\":\(expected),"
                     + "\"serverFailures\":\(failures.count),\"fds\":\(descriptorCount()),\"rssKiB\":\(residentKiB()),"
+                    + "\"engines\":\(tls.engines),\"clientSessions\":\(tls.clientSessions),"
+                    + "\"serverSessions\":\(tls.serverSessions),\"waiters\":\(reactor.waiters),"
+                    + "\"pendingCancellations\":\(reactor.pendingCancellations),"
                     + "\"seconds\":\(String(format: "%.2f", seconds))}")
         }
         listener.close()

@@ -4,6 +4,7 @@
 //  * prctl(2) is variadic, and Swift does not import variadic C functions.
 //  * posix_spawn's POSIX_SPAWN_SETSID and posix_spawn_file_actions_addclosefrom_np are GNU extensions that the
 //    Glibc module does not expose; starting a detached process is clearer in C.
+//  * malloc_trim is not exported by Glibc's Swift module either.
 #ifndef OPENSEC_CSYSTEM_SHIMS_H
 #define OPENSEC_CSYSTEM_SHIMS_H
 
@@ -31,5 +32,9 @@ int osec_accept_cloexec(int fd);
 
 /// getsockopt(SO_PEERCRED): the peer's pid, uid and gid. 0 on success, -1 with errno set.
 int osec_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid);
+
+/// malloc_trim(0) where the C library has it (glibc): returns the heap's free memory to the system. 1 when memory
+/// was released, 0 when none was (or the call does not exist). Glibc's Swift module does not export it.
+int osec_malloc_trim(void);
 
 #endif
