@@ -56,7 +56,9 @@ enum ScaleTLSBenchmarks {
             let last = count == levels.last
             point(
                 "full handshakes per second (all clients at once)", level.handshakesPerSecond, "op/s",
-                last ? "CPU-bound (ECDHE + ECDSA on both ends): flat while the listener keeps accepting" : nil)
+                last
+                    ? "falls with the connections: SocketReactor polls every waiting descriptor on each wake (poll(2))"
+                    : nil)
             point(
                 "memory per connection (client + server, RSS delta)", level.bytesPerConnection / 1024, "KiB",
                 last
@@ -65,7 +67,7 @@ enum ScaleTLSBenchmarks {
             point("1 KiB request/response latency, median", level.medianMilliseconds, "ms", nil)
             point(
                 "1 KiB request/response latency, p99", level.p99Milliseconds, "ms",
-                last ? "every connection sends back to back: latency grows with the queue, throughput stays" : nil)
+                last ? "every connection sends back to back: latency grows with the connections in flight" : nil)
         }
         return points
     }
