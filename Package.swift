@@ -126,6 +126,7 @@ let package = Package(
                 "Security", "OSecCrypto", "OSecX509", "OSecKeychain", "OpenSSLBaseline", "CommonCrypto",
                 "OSecTLSCore", "OSecSync", "OSecPostgres", "OpenSecurityKit",
                 "OSecSystem",
+                "OpenSecurityTLS",
             ]),
         // x509-limbo testcases through Apple's API, for limbo-harness and the conformance test.
         .target(name: "OSecLimbo", dependencies: ["Security", "OSecASN1"]),

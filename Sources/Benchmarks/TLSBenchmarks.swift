@@ -175,8 +175,37 @@ enum TLSBenchmarks {
         return rate < 0 ? rate : rate * Double(transferBytes)
     }
 
+    /// The PKI is made with the openssl CLI in a scratch directory, or in `OSEC_BENCH_TLS_FIXTURE` (kept, and reused
+    /// when it already holds one): valgrind cannot spawn the CLI, so a callgrind run reuses a PKI made before.
     static func makeFixture() throws -> Fixture {
-        let directory = URL(fileURLWithPath: BenchScratch.directory("tls"), isDirectory: true)
+        let kept = ProcessInfo.processInfo.environment["OSEC_BENCH_TLS_FIXTURE"].map {
+            URL(fileURLWithPath: $0, isDirectory: true)
+        }
+        let directory = kept ?? URL(fileURLWithPath: BenchScratch.directory("tls"), isDirectory: true)
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        if kept == nil || !FileManager.default.fileExists(atPath: path("client-ec.p12")) {
+            try makePKI(in: directory)
+        }
+        func identity(_ name: String) throws -> SecIdentity {
+            guard let data = FileManager.default.contents(atPath: path("\(name).p12")) else { throw BenchFailure() }
+            var items: CFArray?
+            let options = [kSecImportExportPassphrase as String: password] as CFDictionary
+            guard SecPKCS12Import(data as CFData, options, &items) == errSecSuccess,
+                let identity = (items as? [[String: Any]])?.first?[kSecImportItemIdentity as String] as? SecIdentity
+            else { throw BenchFailure() }
+            return identity
+        }
+        let pem = try String(contentsOfFile: path("ca.pem"), encoding: .utf8)
+        guard let root = try OpenSecurityCertificates.certificates(fromPEM: pem).first else { throw BenchFailure() }
+        return Fixture(
+            directory: directory, root: root, serverEC: try identity("server-ec"),
+            serverRSA: try identity("server-rsa"),
+            client: try identity("client-ec"))
+    }
+
+    /// A P-256 root, P-256 and RSA-2048 servers ("localhost") and a P-256 client, as PEM files and .p12 archives.
+    static func makePKI(in directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
         try Data("basicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:localhost\n".utf8)
             .write(to: URL(fileURLWithPath: path("server.ext")))
@@ -207,21 +236,6 @@ enum TLSBenchmarks {
                 "pass:\(password)", "-out", path("\(name).p12"),
             ])
         }
-        func identity(_ name: String) throws -> SecIdentity {
-            guard let data = FileManager.default.contents(atPath: path("\(name).p12")) else { throw BenchFailure() }
-            var items: CFArray?
-            let options = [kSecImportExportPassphrase as String: password] as CFDictionary
-            guard SecPKCS12Import(data as CFData, options, &items) == errSecSuccess,
-                let identity = (items as? [[String: Any]])?.first?[kSecImportItemIdentity as String] as? SecIdentity
-            else { throw BenchFailure() }
-            return identity
-        }
-        let pem = try String(contentsOfFile: path("ca.pem"), encoding: .utf8)
-        guard let root = try OpenSecurityCertificates.certificates(fromPEM: pem).first else { throw BenchFailure() }
-        return Fixture(
-            directory: directory, root: root, serverEC: try identity("server-ec"),
-            serverRSA: try identity("server-rsa"),
-            client: try identity("client-ec"))
     }
 }
 

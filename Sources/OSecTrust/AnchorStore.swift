@@ -19,13 +19,18 @@ package struct AnchorStore: Sendable {
 
     /// A store of already decoded certificates.
     package init(infos: [CertificateInfo]) {
+        // Equal certificates have equal subjects: a duplicate is looked for only among the anchors of its name, so
+        // a bundle of n roots costs n lookups, not n² comparisons.
         var unique: [CertificateInfo] = []
-        for info in infos where !unique.contains(where: { $0 === info || $0.certificate == info.certificate }) {
+        var index: [ByteKey: [Int]] = [:]
+        for info in infos {
+            let sameName = index[info.normalizedSubject] ?? []
+            guard !sameName.contains(where: { unique[$0] === info || unique[$0].certificate == info.certificate })
+            else { continue }
+            index[info.normalizedSubject, default: []].append(unique.count)
             unique.append(info)
         }
         anchors = unique
-        var index: [ByteKey: [Int]] = [:]
-        for (position, info) in unique.enumerated() { index[info.normalizedSubject, default: []].append(position) }
         bySubject = index
     }
 

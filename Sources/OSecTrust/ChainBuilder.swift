@@ -53,9 +53,19 @@ package struct ChainBuilder {
         anchors: [AnchorStore], intermediates: [Certificate], options: ValidationOptions,
         usesSystemAnchors: Bool = false
     ) {
+        self.init(
+            anchors: anchors, intermediateInfos: intermediates.map(CertificateInfo.make), options: options,
+            usesSystemAnchors: usesSystemAnchors)
+    }
+
+    /// A builder over already decoded intermediates (a caller that holds each certificate's info, as `SecCertificate`
+    /// does, skips the shared cache: no hashing of every certificate's DER per evaluation, no shared lock).
+    package init(
+        anchors: [AnchorStore], intermediateInfos: [CertificateInfo], options: ValidationOptions,
+        usesSystemAnchors: Bool = false
+    ) {
         self.anchors = anchors
-        let infos = intermediates.map(CertificateInfo.make)
-        self.intermediates = infos
+        self.intermediates = intermediateInfos
         self.options = options
         self.usesSystemAnchors = usesSystemAnchors
     }
@@ -80,7 +90,11 @@ package struct ChainBuilder {
 
     /// Evaluates `leaf`.
     package func evaluate(_ leaf: Certificate) -> TrustEvaluation {
-        let leafInfo = CertificateInfo.make(leaf)
+        evaluate(info: CertificateInfo.make(leaf))
+    }
+
+    /// Evaluates the leaf whose decoded info the caller holds.
+    package func evaluate(info leafInfo: CertificateInfo) -> TrustEvaluation {
         let memoKey = EvaluationMemo.Key(builder: self, leaf: leafInfo)
         if let memoKey, let hit = EvaluationMemo.lookup(memoKey, time: options.time) { return hit }
         let result = search(leafInfo)
@@ -305,7 +319,15 @@ package enum EvaluationMemo {
             self.includesSystemAnchors = system
             self.policy = PolicyFingerprint(
                 options, usesSystemAnchors: builder.usesSystemAnchors, intermediates: builder.intermediates.count)
+            var hasher = Hasher()
+            for member in members { hasher.combine(ObjectIdentifier(member)) }
+            hasher.combine(system)
+            hasher.combine(policy)
+            self.precomputedHash = hasher.finalize()
         }
+
+        /// Hashed once, outside the memo's lock (a key has a member per certificate of the evaluation).
+        let precomputedHash: Int
 
         /// The same certificate objects, anchors and policy.
         package static func == (lhs: Key, rhs: Key) -> Bool {
@@ -313,11 +335,9 @@ package enum EvaluationMemo {
                 && lhs.members.count == rhs.members.count && zip(lhs.members, rhs.members).allSatisfy { $0 === $1 }
         }
 
-        /// Hashes the certificate identities and the policy.
+        /// The certificate identities and the policy, hashed when the key was made.
         package func hash(into hasher: inout Hasher) {
-            for member in members { hasher.combine(ObjectIdentifier(member)) }
-            hasher.combine(includesSystemAnchors)
-            hasher.combine(policy)
+            hasher.combine(precomputedHash)
         }
     }
 

@@ -35,7 +35,7 @@ public final class TLSListener: Sendable {
             throw TLSError(errSSLBadConfiguration, "the identity cannot be used for TLS: \(error)")
         }
         do {
-            socket = try TCPSocket.listen(host: host, port: port)
+            socket = try TCPSocket.listen(host: host, port: port, backlog: TLSListener.backlog)
         } catch {
             throw TLSError(errSecIO, "cannot listen on \(host):\(port): \(error)")
         }
@@ -60,4 +60,10 @@ public final class TLSListener: Sendable {
 
     /// Stops listening (pending ``accept()`` calls fail).
     public func close() { socket.close() }
+
+    /// Connections the kernel completes before ``accept()`` takes them (Linux caps it at
+    /// `net.core.somaxconn`, 4096 by default). With the usual 128, a burst of a few hundred clients overflows the
+    /// queue, the kernel drops their SYNs and they retry one, three, seven seconds later: at 1,000 clients
+    /// connecting at once, handshakes per second fell to a fifth (docs/bench-scale/scale-tls.md).
+    static let backlog: Int32 = 4096
 }

@@ -1,14 +1,25 @@
 import Foundation
+import OSecTrust
 import OSecX509
+import Synchronization
 
 /// Apple's `SecCertificate`: an immutable X.509 certificate.
 ///
 /// Two certificates are equal when their DER encodings are equal (`CFEqual` on Apple platforms).
 public final class SecCertificate: NSObject, @unchecked Sendable {
-    // @unchecked: the only stored property is an immutable value type.
+    // @unchecked: the stored properties are immutable values and an atomic reference set at most once.
     let certificate: Certificate
     /// Where the certificate is stored, when it came from (or was added to) a keychain.
     let keychainReference: SecItemReference?
+    private let heldTrustInfo = AtomicLazyReference<CertificateInfo>()
+
+    /// What trust evaluation decodes from the certificate, found (or made) in OSecTrust's shared cache on first use
+    /// and then held here: every later `SecTrust` over this object reaches it without hashing the DER or taking the
+    /// shared cache's lock, which threads evaluating at once would otherwise contend for.
+    var trustInfo: CertificateInfo {
+        if let held = heldTrustInfo.load() { return held }
+        return heldTrustInfo.storeIfNil(CertificateInfo.make(certificate))
+    }
 
     init(_ certificate: Certificate) {
         self.certificate = certificate

@@ -128,7 +128,7 @@ public final class SecTrust: NSObject, @unchecked Sendable {
     /// the roots that the user's and admin's trust settings anchor.
     static func anchorStores(for snapshot: State, trustSettings: SecTrustSettingsEvaluation) -> [AnchorStore] {
         var stores: [AnchorStore] = []
-        if let custom = snapshot.customAnchors { stores.append(AnchorStore(custom.map(\.certificate))) }
+        if let custom = snapshot.customAnchors { stores.append(AnchorStore(infos: custom.map(\.trustInfo))) }
         if snapshot.customAnchors == nil || !snapshot.anchorsOnly {
             stores.append(AnchorStore.system)
             if let anchors = trustSettings.anchors { stores.append(anchors) }
@@ -143,9 +143,9 @@ public final class SecTrust: NSObject, @unchecked Sendable {
         let trustSettings = SecTrustSettingsEvaluation(policies: snapshot.policies, certificates: snapshot.certificates)
         let builder = ChainBuilder(
             anchors: anchorStores(for: snapshot, trustSettings: trustSettings),
-            intermediates: snapshot.certificates.dropFirst().map(\.certificate),
+            intermediateInfos: snapshot.certificates.dropFirst().map(\.trustInfo),
             options: options)
-        let evaluation = builder.evaluate(leaf)
+        let evaluation = builder.evaluate(info: snapshot.certificates[0].trustInfo)
 
         // Reuse the caller's SecCertificate objects for chain members they supplied.
         let supplied = snapshot.certificates + (snapshot.customAnchors ?? [])
@@ -583,7 +583,8 @@ public func SecTrustSetExceptions(_ trust: SecTrust, _ exceptions: CFData?) -> B
 }
 
 /// OpenSecurity internal: forgets every decoded certificate, built key and remembered signature verdict shared
-/// between evaluations (benchmarks use it to measure cold evaluations). Never needed for correctness.
+/// between evaluations (benchmarks use it to measure cold evaluations). Never needed for correctness. A
+/// `SecCertificate` that was evaluated before keeps what it decoded: a cold measurement makes new ones from DER.
 @_spi(OpenSecurityInternal)
 public func SecTrustPurgeSharedCaches(keeping anchors: [SecCertificate] = []) {
     CertificateInfo.purgeCache(keeping: anchors.map(\.certificate))
