@@ -32,6 +32,7 @@ enum ScaleSuites {
     static let all: [ScaleSuite] = [
         ScaleTrustBenchmarks.suite,
         ScaleTLSBenchmarks.suite,
+        ScaleKeychainBenchmarks.suite,
     ]
 }
 

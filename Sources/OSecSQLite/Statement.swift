@@ -222,6 +222,21 @@ package final class Statement {
         return Data(bytes: bytes, count: count)
     }
 
+    /// Appends the bytes of a BLOB or TEXT column to a byte array (nothing for other types); returns the count.
+    @discardableResult
+    package func appendBytes(at index: Int32, to bytes: inout [UInt8]) -> Int {
+        let pointer: UnsafeRawPointer?
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_BLOB: pointer = sqlite3_column_blob(handle, index)
+        case SQLITE_TEXT: pointer = sqlite3_column_text(handle, index).map { UnsafeRawPointer($0) }
+        default: return 0
+        }
+        guard let pointer else { return 0 }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        bytes.append(contentsOf: UnsafeRawBufferPointer(start: pointer, count: count))
+        return count
+    }
+
     /// Appends the current row's column bytes (a blob's bytes, a text's UTF-8; nothing for NULL or numbers) to
     /// `data` without an intermediate copy, and returns how many were appended. For hot paths that build one buffer
     /// from several columns.

@@ -75,24 +75,26 @@ struct SecretBinding: Sendable {
 
     /// `prefix` is ``KeyRing/itemAADPrefix`` (``label`` ‖ keychain id).
     func associatedData(prefix: [UInt8]) -> Data {
-        var aad = Data(capacity: prefix.count + 48 + accessGroup.utf8.count + primaryKey.count)
+        var aad: [UInt8] = []
+        aad.reserveCapacity(prefix.count + 48 + accessGroup.utf8.count + primaryKey.count)
         Self.appendHeader(
             prefix: prefix, itemClass: itemClass, rowID: rowID, uuid: uuid, protectionClass: protectionClass,
             isSynchronizable: isSynchronizable, accessGroup: accessGroup, to: &aad)
-        aad.append(primaryKey)
-        return aad
+        aad.append(contentsOf: primaryKey)
+        return Data(aad)
     }
 
     /// The associated data up to the primary-key values: prefix ‖ class code ‖ row id (8, big-endian) ‖ persistref
-    /// UUID ‖ class letter ‖ sync (1) ‖ agrp (length-prefixed UTF-8).
+    /// UUID ‖ class letter ‖ sync (1) ‖ agrp (length-prefixed UTF-8). Built in a byte array, made `Data` once:
+    /// appending single bytes to `Data` costs a range replacement each (this runs for every secret sealed or opened).
     static func appendHeader(
         prefix: [UInt8], itemClass: ItemClass, rowID: Int64, uuid: Data, protectionClass: ProtectionClass,
-        isSynchronizable: Bool, accessGroup: String, to aad: inout Data
+        isSynchronizable: Bool, accessGroup: String, to aad: inout [UInt8]
     ) {
         aad.append(contentsOf: prefix)
-        aad.append(itemClass.codeBytes)
+        aad.append(contentsOf: itemClass.codeBytes)
         BindingEncoding.append(UInt64(bitPattern: rowID), to: &aad)
-        aad.append(uuid)
+        aad.append(contentsOf: uuid)
         aad.append(protectionClass.byte)
         aad.append(isSynchronizable ? 1 : 0)
         BindingEncoding.appendLength(accessGroup.utf8.count, to: &aad)
@@ -101,11 +103,11 @@ struct SecretBinding: Sendable {
 
     /// Schema version 1's associated data for the same row (`prefix` = ``legacyLabel`` ‖ keychain id).
     func legacyAssociatedData(prefix: [UInt8]) -> Data {
-        var aad = Data(prefix)
-        aad.append(itemClass.codeBytes)
-        aad.append(uuid)
+        var aad = prefix
+        aad.append(contentsOf: itemClass.codeBytes)
+        aad.append(contentsOf: uuid)
         aad.append(protectionClass.byte)
-        return aad
+        return Data(aad)
     }
 
     /// The error for a blob that fails its tag check in this row.
@@ -131,7 +133,7 @@ struct SecretBinding: Sendable {
 /// bytes.
 enum BindingEncoding {
     /// Appends one primary-key column value of an attribute of `kind`.
-    static func append(_ value: SQLiteValue, kind: AttributeDescriptor.Kind, to data: inout Data) {
+    static func append(_ value: SQLiteValue, kind: AttributeDescriptor.Kind, to data: inout [UInt8]) {
         switch value {
         case .null:
             data.append(UInt8(ascii: "n"))
@@ -151,31 +153,34 @@ enum BindingEncoding {
         case .text(let v):
             // A `bytes` column stores text as a BLOB of its UTF-8 (CAST(? AS BLOB)); other columns keep TEXT.
             data.append(kind == .bytes ? UInt8(ascii: "b") : UInt8(ascii: "t"))
-            appendLengthPrefixed(Data(v.utf8), to: &data)
+            appendLength(v.utf8.count, to: &data)
+            data.append(contentsOf: v.utf8)
         case .blob(let v):
             data.append(UInt8(ascii: "b"))
             appendLengthPrefixed(v, to: &data)
         }
     }
 
-    static func append(_ value: UInt64, to data: inout Data) {
+    static func append(_ value: UInt64, to data: inout [UInt8]) {
         for shift in stride(from: 56, through: 0, by: -8) { data.append(UInt8(truncatingIfNeeded: value >> shift)) }
     }
 
-    static func appendLengthPrefixed(_ bytes: Data, to data: inout Data) {
+    static func appendLengthPrefixed(_ bytes: Data, to data: inout [UInt8]) {
         appendLength(bytes.count, to: &data)
-        data.append(bytes)
+        data.append(contentsOf: bytes)
     }
 
     /// A 4-byte big-endian length.
-    static func appendLength(_ count: Int, to data: inout Data) {
+    static func appendLength(_ count: Int, to data: inout [UInt8]) {
         let count = UInt32(truncatingIfNeeded: count)
         for shift in stride(from: 24, through: 0, by: -8) { data.append(UInt8(truncatingIfNeeded: count >> shift)) }
     }
 
     /// Appends the current row's column `index` (a primary-key attribute of `kind`) exactly as
     /// ``append(_:kind:to:)`` appends the same value read with `value(at:)`, without copying it out first.
-    static func appendColumn(_ row: Statement, at index: Int32, kind: AttributeDescriptor.Kind, to data: inout Data) {
+    static func appendColumn(
+        _ row: Statement, at index: Int32, kind: AttributeDescriptor.Kind, to data: inout [UInt8]
+    ) {
         switch row.columnType(at: index) {
         case .integer:
             append(.integer(row.int64(at: index)), kind: kind, to: &data)
@@ -197,12 +202,12 @@ enum BindingEncoding {
     /// The encoding of a class's primary-key values; `value` gets each one's position among the primary-key
     /// attributes and its index in ``ItemClass/attributes``.
     static func primaryKey(_ itemClass: ItemClass, value: (_ position: Int, _ index: Int) -> SQLiteValue) -> Data {
-        var data = Data()
+        var data: [UInt8] = []
         data.reserveCapacity(64)
         for (position, index) in itemClass.primaryKeyIndices.enumerated() {
             append(value(position, index), kind: itemClass.attributes[index].kind, to: &data)
         }
-        return data
+        return Data(data)
     }
 }
 

@@ -243,7 +243,8 @@ enum ItemSQL {
         if let blob = row.data(at: 8) {
             // The associated data straight from the columns (no per-value copies): this runs on every find miss.
             let protectionClass = accessibility.protectionClass
-            var aad = Data(capacity: 160)
+            var aad: [UInt8] = []
+            aad.reserveCapacity(160)
             SecretBinding.appendHeader(
                 prefix: keyRing.itemAADPrefix, itemClass: itemClass, rowID: rowID, uuid: uuid,
                 protectionClass: protectionClass, isSynchronizable: isSynchronizable, accessGroup: agrp, to: &aad)
@@ -254,7 +255,7 @@ enum ItemSQL {
             }
             secret = SealedSecret(
                 blob: blob, itemClass: itemClass, rowID: rowID, protectionClass: protectionClass, keyRing: keyRing,
-                associatedData: aad)
+                associatedData: Data(aad))
         }
         return KeychainItem(
             itemClass: itemClass, rowID: rowID,

@@ -139,29 +139,73 @@ enum SecItemStore {
 
     // MARK: Results
 
-    /// One found item, ready to be shaped into Apple's result.
+    /// One found item, ready to be shaped into Apple's result. Its attribute dictionary is made only when asked
+    /// for (``attributes``, ``attributesObject``): a listing of refs or persistent refs never builds one.
     struct Found {
-        var attributes: [String: Any]
+        /// A stored item (attributes made from it on demand), or attributes already made (joined identities).
+        private let source: Either
         var data: () throws -> Data
         var ref: () throws -> AnyObject
         var persistentRef: Data
+
+        private enum Either {
+            case item(KeychainItem)
+            case attributes([String: Any])
+        }
+
+        init(
+            item: KeychainItem, data: @escaping () throws -> Data, ref: @escaping () throws -> AnyObject,
+            persistentRef: Data
+        ) {
+            source = .item(item)
+            self.data = data
+            self.ref = ref
+            self.persistentRef = persistentRef
+        }
+
+        init(
+            attributes: [String: Any], data: @escaping () throws -> Data, ref: @escaping () throws -> AnyObject,
+            persistentRef: Data
+        ) {
+            source = .attributes(attributes)
+            self.data = data
+            self.ref = ref
+            self.persistentRef = persistentRef
+        }
+
+        /// Apple's attribute dictionary of the item (`kSecReturnAttributes`).
+        var attributes: [String: Any] {
+            switch source {
+            case .attributes(let attributes): return attributes
+            case .item(let item):
+                var attributes: [String: Any] = [:]
+                SecItemStore.forEachAttribute(of: item) { key, value in attributes[key] = value }
+                return attributes
+            }
+        }
+
+        /// ``attributes`` as the NSDictionary a result holds, built directly: bridging a `[String: Any]` checks
+        /// and boxes every value dynamically, which cost more than reading the item.
+        var attributesObject: NSDictionary {
+            switch source {
+            case .attributes(let attributes): return attributes as NSDictionary
+            case .item(let item):
+                // Class attributes straight from their stored values (no boxing into `Any` and casting back),
+                // then the engine fields.
+                let dictionary = NSMutableDictionary(capacity: item.attributes.count + 7)
+                for entry in item.attributes {
+                    dictionary.setObject(
+                        SecItemStore.foundationObject(entry.value), forKey: NSString(string: entry.key))
+                }
+                SecItemStore.forEachEngineAttribute(of: item) { key, value in
+                    dictionary.setObject(SecItemStore.foundationObject(value), forKey: NSString(string: key))
+                }
+                return dictionary
+            }
+        }
     }
 
     static func found(_ item: KeychainItem, in keychain: SecKeychain, itemClass: SecItemKind) -> Found {
-        var attributes: [String: Any] = [:]
-        for entry in item.attributes { attributes[entry.key] = entry.value.foundationValue }
-        attributes[SecItemEngineField.accessGroup.rawValue] = item.accessGroup
-        attributes[SecItemEngineField.accessibility.rawValue] = item.accessibility.rawValue
-        // Apple returns every item's access control (synthesized from the protection class when none was given).
-        let stored = item.attributes[QueryKeys.accessControl].flatMap { value -> SecAccessControl? in
-            guard case .data(let data) = value else { return nil }
-            return SecAccessControl.fromStored(data)
-        }
-        attributes[QueryKeys.accessControl] =
-            stored ?? SecAccessControl(protection: item.accessibility.rawValue, flags: [])
-        attributes[SecItemEngineField.synchronizable.rawValue] = NSNumber(value: item.isSynchronizable ? 1 : 0)
-        attributes[SecItemEngineField.creationDate.rawValue] = item.creationDate
-        attributes[SecItemEngineField.modificationDate.rawValue] = item.modificationDate
         let reference = SecItemReference(keychainPath: keychain.path, persistentRef: item.persistentRef.data)
         let secret = item.secret
         let data: () throws -> Data = {
@@ -169,10 +213,53 @@ enum SecItemStore {
             return try mapStoreError { try secret.open() }
         }
         return Found(
-            attributes: attributes,
+            item: item,
             data: data,
             ref: { try SecItemRefs.ref(for: item, itemClass: itemClass, data: data, reference: reference) },
             persistentRef: item.persistentRef.data)
+    }
+
+    /// Calls `body` with every attribute Apple returns for `item`: its class attributes, then the engine fields
+    /// and the access control (synthesized from the protection class when none was given, as Apple does).
+    static func forEachAttribute(of item: KeychainItem, _ body: (String, Any) -> Void) {
+        for entry in item.attributes { body(entry.key, entry.value.foundationValue) }
+        forEachEngineAttribute(of: item, body)
+    }
+
+    /// The engine fields of ``forEachAttribute(of:_:)``: agrp, pdmn, accc, sync, cdat, mdat.
+    static func forEachEngineAttribute(of item: KeychainItem, _ body: (String, Any) -> Void) {
+        body(SecItemEngineField.accessGroup.rawValue, item.accessGroup)
+        body(SecItemEngineField.accessibility.rawValue, item.accessibility.rawValue)
+        let stored = item.attributes[QueryKeys.accessControl].flatMap { value -> SecAccessControl? in
+            guard case .data(let data) = value else { return nil }
+            return SecAccessControl.fromStored(data)
+        }
+        body(QueryKeys.accessControl, stored ?? SecAccessControl(protection: item.accessibility.rawValue, flags: []))
+        body(SecItemEngineField.synchronizable.rawValue, NSNumber(value: item.isSynchronizable ? 1 : 0))
+        body(SecItemEngineField.creationDate.rawValue, item.creationDate)
+        body(SecItemEngineField.modificationDate.rawValue, item.modificationDate)
+    }
+
+    /// The object a bridged `[String: Any]` would hold for a stored attribute value.
+    static func foundationObject(_ value: AttributeValue) -> AnyObject {
+        switch value {
+        case .string(let string): return NSString(string: string)
+        case .data(let data): return NSData(data: data)
+        case .integer(let number): return NSNumber(value: number)
+        case .double(let number): return NSNumber(value: number)
+        case .date(let date): return NSDate(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate)
+        }
+    }
+
+    /// The object a bridged `[String: Any]` would hold for an attribute value (String → NSString, Data → NSData,
+    /// Date → NSDate; objects as they are).
+    static func foundationObject(_ value: Any) -> AnyObject {
+        switch value {
+        case let string as String: return NSString(string: string)
+        case let data as Data: return NSData(data: data)
+        case let date as Date: return NSDate(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate)
+        default: return value as AnyObject
+        }
     }
 
     /// Apple's result shape (reference §2.2) for `items`.
@@ -183,7 +270,7 @@ enum SecItemStore {
         func value(_ item: Found) throws -> AnyObject {
             if query.returnCount == 1 {
                 if query.returnData { return try item.data() as NSData }
-                if query.returnAttributes { return item.attributes as NSDictionary }
+                if query.returnAttributes { return item.attributesObject }
                 if query.returnRef { return try item.ref() }
                 return item.persistentRef as NSData
             }
