@@ -29,7 +29,9 @@ struct ScaleSuite: Sendable {
 
 /// Every scaling suite. Each suite adds its own line here.
 enum ScaleSuites {
-    static let all: [ScaleSuite] = []
+    static let all: [ScaleSuite] = [
+        ScaleSyncBenchmarks.suite
+    ]
 }
 
 /// What `--json FILE` writes for a run of scaling suites: the machine and every point.
