@@ -66,10 +66,10 @@ def chart(points, unit, title, x_offset, y_offset):
 
 def svg(report):
     points = report["points"]
-    units = []
+    units = []  # one chart per (unit, x axis): a suite may sweep more than one size (members, then items)
     for p in points:
-        if p["unit"] not in units:
-            units.append(p["unit"])
+        if (p["unit"], p["xLabel"]) not in units:
+            units.append((p["unit"], p["xLabel"]))
     suite = points[0]["suite"]
     width = CHART_W + LEGEND_W
     height = 30 + len(units) * CHART_H
@@ -78,8 +78,9 @@ def svg(report):
            f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
            f'<text x="10" y="20" font-size="14" font-weight="bold">{html.escape(suite)} — '
            f'{html.escape(report["machine"]["date"])}, {report["machine"]["cores"]} cores</text>']
-    for i, unit in enumerate(units):
-        out += chart([p for p in points if p["unit"] == unit], unit, suite, 0, 30 + i * CHART_H)
+    for i, (unit, x_label) in enumerate(units):
+        selected = [p for p in points if p["unit"] == unit and p["xLabel"] == x_label]
+        out += chart(selected, unit, suite, 0, 30 + i * CHART_H)
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

@@ -33,6 +33,7 @@ enum ScaleSuites {
         ScaleTrustBenchmarks.suite,
         ScaleTLSBenchmarks.suite,
         ScaleKeychainBenchmarks.suite,
+        ScaleSyncBenchmarks.suite,
     ]
 }
 

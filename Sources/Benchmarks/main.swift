@@ -7,6 +7,7 @@
 // writes every row and a description of the machine; scripts/bench-chart.py draws docs/benchmarks.svg from it.
 import Foundation
 
+ScaleSyncMember.serveIfRequested()  // a member process of --suite scale-sync
 var options = BenchOptions.parse(CommandLine.arguments.dropFirst())
 var report = BenchReport(options: options, machine: BenchMachine.current())
 BenchTable.line("OpenSecurity benchmark — \(options.rounds) rounds × \(options.seconds) s per side, best round kept")

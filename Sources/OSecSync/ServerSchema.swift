@@ -10,9 +10,14 @@ import OSecPostgres
 /// osec_items   (circle_id, item_id bytea, version bigint, seq bigint, tombstone bool, blob bytea)
 /// ```
 /// `lookup` = SHA-256("OSecSync.circle.v1" ‖ circle name): the name itself never reaches the server.
+///
+/// Version 2 drops the foreign key from `osec_items` to `osec_circles`: its per-row check was half of the push
+/// statement's time on the server, and it guarded nothing the push does not guard itself (a push for a circle
+/// without a row stores nothing: its rows are joined with the circle row it locks). Deleting a circle by hand now
+/// means deleting its items too.
 enum ServerSchema {
     /// The version this code writes and reads.
-    static let currentVersion: Int64 = 1
+    static let currentVersion: Int64 = 2
     /// Advisory lock key for schema changes ('OSSY').
     static let lockKey: Int64 = 0x4F53_5359
 
@@ -50,7 +55,25 @@ enum ServerSchema {
                 """,
                 "CREATE INDEX IF NOT EXISTS osec_items_seq ON osec_items (circle_id, seq)",
             ]
-        )
+        ),
+        (
+            2,
+            [
+                """
+                DO $$
+                DECLARE constraint_name name;
+                BEGIN
+                    FOR constraint_name IN
+                        SELECT conname FROM pg_constraint
+                        WHERE conrelid = 'osec_items'::regclass AND contype = 'f'
+                    LOOP
+                        EXECUTE format('ALTER TABLE osec_items DROP CONSTRAINT %I', constraint_name);
+                    END LOOP;
+                END
+                $$
+                """
+            ]
+        ),
     ]
 
     /// Brings the server's schema to ``currentVersion`` (idempotent).

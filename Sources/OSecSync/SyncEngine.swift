@@ -14,17 +14,22 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
     package let store: KeychainStore
     /// Server and circle.
     package let settings: SyncSettings
-    let key: CircleKey
+    /// The circle key (the tests seal and open rows with it).
+    package let key: CircleKey
     /// This keychain's member id in the circle.
     package let member: Data
     private let lock = NSRecursiveLock()
     private var server: SyncServer?
     private var listening = false
+    /// Copies of `key` for parallel sealing and opening (see ``parallelMap(_:_:)``).
+    private var keyCopies: [CircleKey] = []
 
-    /// Outbox entries pushed per statement.
-    static let pushBatch = 500
+    /// Outbox entries pushed per statement (one round trip, one server transaction).
+    static let pushBatch = 2000
     /// Rows pulled per request (and applied per local transaction).
-    static let pullBatch = 1000
+    static let pullBatch = 5000
+    /// Rows sealed or opened per worker at least: below this, a second thread costs more than it saves.
+    static let parallelGrain = 256
     /// How long a claim on outbox entries lasts if its process neither finishes nor dies.
     static let claimLease: TimeInterval = 60
     /// Push/pull rounds one ``sync()`` makes at most (each conflict costs a round).
@@ -238,14 +243,7 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
                 try store.claimSyncChanges(limit: SyncEngine.pushBatch, lease: SyncEngine.claimLease)
             }.filter { !claimedBefore.contains($0.itemID) }
             if entries.isEmpty { return rejected }
-            var rows: [SyncRow] = []
-            rows.reserveCapacity(entries.count)
-            for entry in entries {
-                let payload = SyncPayload(
-                    member: member, modificationDate: entry.record?.modificationDate ?? entry.deletionDate ?? Date(),
-                    itemClass: entry.itemClass, record: entry.record)
-                rows.append(try SyncRow.seal(payload, itemID: entry.itemID, version: entry.baseVersion + 1, key: key))
-            }
+            let rows = try seal(entries)
             let accepted: Set<Data>
             do {
                 accepted = try server.push(rows, circleID: key.circleID)
@@ -263,30 +261,56 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
         }
     }
 
-    /// Pulls and applies everything past the cursor.
+    /// Pulls and applies everything past the cursor. While a page is applied, the next one is already fetched on
+    /// another thread, so the server's work and the decoding overlap the local apply (the connection serves one
+    /// statement at a time; the page that follows a failed apply is waited for and dropped).
     private func pull(_ server: SyncServer) throws(SyncError) {
-        var cursor = SyncEngine.int64(try SyncEngine.keychain { try store.syncState(SyncEngine.cursorKey) }) ?? 0
-        while true {
-            let rows = try server.pull(circleID: key.circleID, after: cursor, limit: SyncEngine.pullBatch)
-            if rows.isEmpty { break }
-            try apply(pulled: rows)
-            cursor = rows[rows.count - 1].seq
-            if rows.count < SyncEngine.pullBatch { break }
+        let cursor = SyncEngine.int64(try SyncEngine.keychain { try store.syncState(SyncEngine.cursorKey) }) ?? 0
+        let circleID = key.circleID
+        var page = try server.pull(circleID: circleID, after: cursor, limit: SyncEngine.pullBatch)
+        while let last = page.last {
+            let next =
+                page.count < SyncEngine.pullBatch
+                ? nil : PageFetch(server: server, circleID: circleID, after: last.seq, limit: SyncEngine.pullBatch)
+            do {
+                try apply(pulled: page)
+            } catch {
+                _ = next?.wait()
+                throw error
+            }
+            page = try next?.wait().get() ?? []
         }
         try? store.setSyncState([SyncEngine.lastPullKey: SyncEngine.now()])
     }
 
     /// Applies one pulled batch (in sequence order) in one local transaction and moves the cursor to its last
     /// row. Every row of the batch must open before any is applied: a bad row changes nothing locally.
+    ///
+    /// Rows are opened in parallel where it pays. Consecutive rows of items this keychain has never seen are added
+    /// together (one batched add, one row-id lookup, one file check); a row whose item collides with a local item
+    /// on the primary key falls back to the one-row path, which applies the conflict rule. The outcome is the one
+    /// of applying the rows one by one, in order.
     package func apply(pulled rows: [SyncRow]) throws(SyncError) {
         guard let lastRow = rows.last else { return }
-        var opened: [(SyncRow, SyncPayload)] = []
-        opened.reserveCapacity(rows.count)
-        for row in rows { opened.append((row, try row.open(with: key))) }
+        let opened = try open(rows)
         let last = lastRow.seq
         do {
             try store.withSyncTransaction { transaction in
-                for (row, payload) in opened { try apply(transaction, row, payload) }
+                var fresh: [(row: SyncRow, payload: SyncPayload, record: SyncRecord)] = []
+                for (row, payload) in zip(rows, opened) {
+                    var state = try transaction.state(row.itemID)
+                    if state == nil, let record = payload.record {
+                        fresh.append((row, payload, record))
+                        continue
+                    }
+                    if !fresh.isEmpty {
+                        try addFresh(transaction, fresh)
+                        fresh.removeAll(keepingCapacity: true)
+                        state = try transaction.state(row.itemID)  // a collision among them may have changed it
+                    }
+                    try apply(transaction, row, payload, state: state)
+                }
+                if !fresh.isEmpty { try addFresh(transaction, fresh) }
                 try store.setSyncState([SyncEngine.cursorKey: SyncEngine.data(last)])
             }
         } catch {
@@ -295,10 +319,89 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
         }
     }
 
+    /// Adds remote items new to this keychain in one batch; those that collide with a local item on the primary
+    /// key then take the one-row path (the conflict rule), in order.
+    private func addFresh(
+        _ transaction: SyncTransaction, _ fresh: [(row: SyncRow, payload: SyncPayload, record: SyncRecord)]
+    ) throws {
+        let stored = try transaction.putNew(
+            fresh.map { (itemID: $0.row.itemID, record: $0.record, version: $0.row.version, member: $0.payload.member) }
+        )
+        for (entry, added) in zip(fresh, stored) where !added {
+            try applyRemote(transaction, entry.row, entry.payload)
+        }
+    }
+
+    // MARK: Sealing and opening in parallel
+
+    /// The outbox entries sealed as rows (version = base + 1), in order; in parallel for large batches.
+    private func seal(_ entries: [SyncOutboxEntry]) throws(SyncError) -> [SyncRow] {
+        let member = self.member
+        return try parallelMap(entries) { (entry, key) throws(SyncError) in
+            let payload = SyncPayload(
+                member: member, modificationDate: entry.record?.modificationDate ?? entry.deletionDate ?? Date(),
+                itemClass: entry.itemClass, record: entry.record)
+            return try SyncRow.seal(payload, itemID: entry.itemID, version: entry.baseVersion + 1, key: key)
+        }
+    }
+
+    /// Every row opened, in order; in parallel for large batches. The first bad row (in row order) throws.
+    private func open(_ rows: [SyncRow]) throws(SyncError) -> [SyncPayload] {
+        try parallelMap(rows) { (row, key) throws(SyncError) in try row.open(with: key) }
+    }
+
+    /// `transform` of every element, in order, spread over the machine's cores in contiguous chunks of at least
+    /// ``parallelGrain`` elements; each worker has its own copy of the circle key (a key's cipher contexts are
+    /// used under a lock). The error of the earliest failing element is thrown.
+    private func parallelMap<T: Sendable, R: Sendable>(
+        _ elements: [T], _ transform: @Sendable (T, CircleKey) throws(SyncError) -> R
+    ) throws(SyncError) -> [R] {
+        let workers = min(ProcessInfo.processInfo.activeProcessorCount, elements.count / SyncEngine.parallelGrain)
+        if workers < 2 {
+            var out: [R] = []
+            out.reserveCapacity(elements.count)
+            for element in elements { out.append(try transform(element, key)) }
+            return out
+        }
+        let keys = try workerKeys(workers)
+        let chunk = (elements.count + workers - 1) / workers
+        let results = ChunkResults<R>(count: workers)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            let range = (worker * chunk)..<min(elements.count, (worker + 1) * chunk)
+            var out: [R] = []
+            out.reserveCapacity(range.count)
+            do throws(SyncError) {
+                for index in range { out.append(try transform(elements[index], keys[worker])) }
+                results.set(worker, .success(out))
+            } catch {
+                results.set(worker, .failure(error))
+            }
+        }
+        var out: [R] = []
+        out.reserveCapacity(elements.count)
+        for result in results.take() {
+            switch result {
+            case .success(let part): out.append(contentsOf: part)
+            case .failure(let error): throw error
+            case nil: throw SyncError(.internal, "a worker produced nothing")
+            }
+        }
+        return out
+    }
+
+    /// Copies of the circle key for parallel workers (the first is the engine's own), made once.
+    private func workerKeys(_ count: Int) throws(SyncError) -> [CircleKey] {
+        while keyCopies.count + 1 < count {
+            keyCopies.append(try CircleKey(circleID: key.circleID, material: key.material))
+        }
+        return [key] + keyCopies.prefix(count - 1)
+    }
+
     // MARK: Applying remote changes
 
-    private func apply(_ transaction: SyncTransaction, _ row: SyncRow, _ remote: SyncPayload) throws {
-        let state = try transaction.state(row.itemID)
+    private func apply(
+        _ transaction: SyncTransaction, _ row: SyncRow, _ remote: SyncPayload, state: SyncItemState?
+    ) throws {
         if let state {
             if row.version < state.version {
                 throw SyncError(
@@ -436,5 +539,41 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
 
     static func date(_ data: Data?) -> Date? {
         int64(data).map { Date(timeIntervalSince1970: Double($0) / 1000) }
+    }
+}
+
+/// The results of parallel workers, one slot per worker.
+private final class ChunkResults<R: Sendable>: @unchecked Sendable {  // sendable: guarded by `lock`
+    private let lock = NSLock()
+    private var slots: [Result<[R], SyncError>?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ worker: Int, _ result: Result<[R], SyncError>) { lock.withLock { slots[worker] = result } }
+
+    func take() -> [Result<[R], SyncError>?] { lock.withLock { slots } }
+}
+
+/// One page of a pull, fetched on a thread of its own.
+private final class PageFetch: @unchecked Sendable {  // sendable: `result` is written once, before `done` signals
+    private let done = DispatchSemaphore(value: 0)
+    private var result: Result<[SyncRow], SyncError> = .success([])
+
+    init(server: SyncServer, circleID: Data, after seq: Int64, limit: Int) {
+        let thread = Thread { [self] in
+            do throws(SyncError) {
+                result = .success(try server.pull(circleID: circleID, after: seq, limit: limit))
+            } catch {
+                result = .failure(error)
+            }
+            done.signal()
+        }
+        thread.start()
+    }
+
+    /// The page (or the error of fetching it), once fetched.
+    func wait() -> Result<[SyncRow], SyncError> {
+        done.wait()
+        return result
     }
 }

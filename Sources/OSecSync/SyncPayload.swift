@@ -52,52 +52,50 @@ package struct SyncPayload: Sendable, Hashable {
 
     // MARK: Encoding
 
-    /// The padded plaintext.
+    /// The padded plaintext (built in one byte array, turned into `Data` once).
     package func encoded() -> Data {
-        var out = Data(capacity: 256)
-        out.append(SyncPayload.format)
-        out.append(member)
-        out.appendDouble(modificationDate.timeIntervalSinceReferenceDate)
-        out.append(Data(itemClass.code.utf8))
+        var out = PayloadWriter(capacity: 256 + (record?.secret?.count ?? 0))
+        out.byte(SyncPayload.format)
+        out.raw(member)
+        out.double(modificationDate.timeIntervalSinceReferenceDate)
+        out.raw(itemClass.code.utf8)
         if let record {
-            out.append(0)
-            out.appendDouble(record.creationDate.timeIntervalSinceReferenceDate)
-            out.appendBytes(Data(record.accessGroup.utf8))
-            out.appendBytes(Data(record.accessibility.rawValue.utf8))
+            out.byte(0)
+            out.double(record.creationDate.timeIntervalSinceReferenceDate)
+            out.bytes(record.accessGroup.utf8)
+            out.bytes(record.accessibility.rawValue.utf8)
             let attributes = record.attributes.sorted { $0.key < $1.key }
-            out.appendUInt16(UInt16(clamping: attributes.count))
+            out.uint16(UInt16(clamping: attributes.count))
             for (key, value) in attributes {
-                out.append(Data(key.utf8.prefix(4)))
+                out.raw(key.utf8.prefix(4))
                 switch value {
                 case .string(let s):
-                    out.append(UInt8(ascii: "s"))
-                    out.appendBytes(Data(s.utf8))
+                    out.byte(UInt8(ascii: "s"))
+                    out.bytes(s.utf8)
                 case .data(let d):
-                    out.append(UInt8(ascii: "d"))
-                    out.appendBytes(d)
+                    out.byte(UInt8(ascii: "d"))
+                    out.bytes(d)
                 case .integer(let i):
-                    out.append(UInt8(ascii: "i"))
-                    out.appendUInt64(UInt64(bitPattern: i))
+                    out.byte(UInt8(ascii: "i"))
+                    out.uint64(UInt64(bitPattern: i))
                 case .double(let d):
-                    out.append(UInt8(ascii: "f"))
-                    out.appendDouble(d)
+                    out.byte(UInt8(ascii: "f"))
+                    out.double(d)
                 case .date(let date):
-                    out.append(UInt8(ascii: "t"))
-                    out.appendDouble(date.timeIntervalSinceReferenceDate)
+                    out.byte(UInt8(ascii: "t"))
+                    out.double(date.timeIntervalSinceReferenceDate)
                 }
             }
             if let secret = record.secret {
-                out.append(1)
-                out.appendBytes(secret)
+                out.byte(1)
+                out.bytes(secret)
             } else {
-                out.append(0)
+                out.byte(0)
             }
         } else {
-            out.append(1)
+            out.byte(1)
         }
-        let remainder = out.count % SyncPayload.paddingBlock
-        if remainder != 0 { out.append(Data(count: SyncPayload.paddingBlock - remainder)) }
-        return out
+        return out.padded(to: SyncPayload.paddingBlock)
     }
 
     /// Parses a plaintext; every malformed input throws `tamperedRow` (it opened, so a member sealed it: a bug or
@@ -110,7 +108,7 @@ package struct SyncPayload: Sendable, Hashable {
         }
         member = try reader.take(16)
         modificationDate = Date(timeIntervalSinceReferenceDate: try reader.double())
-        let code = String(decoding: try reader.take(4), as: UTF8.self)
+        let code = try reader.text(count: 4)
         guard let itemClass = ItemClass(code: code) else { throw SyncError(.tamperedRow, "unknown class \(code)") }
         self.itemClass = itemClass
         switch try reader.byte() {
@@ -118,20 +116,20 @@ package struct SyncPayload: Sendable, Hashable {
             record = nil
         case 0:
             let created = Date(timeIntervalSinceReferenceDate: try reader.double())
-            let group = String(decoding: try reader.bytes(), as: UTF8.self)
-            guard let accessibility = Accessibility(rawValue: String(decoding: try reader.bytes(), as: UTF8.self))
+            let group = try reader.text()
+            guard let accessibility = Accessibility(rawValue: try reader.text())
             else {
                 throw SyncError(.tamperedRow, "unknown accessibility")
             }
             let count = Int(try reader.uint16())
             var attributes: [String: AttributeValue] = [:]
             for _ in 0..<count {
-                let key = String(decoding: try reader.take(4), as: UTF8.self)
+                let key = try reader.text(count: 4)
                 guard itemClass.descriptor(for: key) != nil, attributes[key] == nil else {
                     throw SyncError(.tamperedRow, "attribute \(key) is not one of class \(code)")
                 }
                 switch try reader.byte() {
-                case UInt8(ascii: "s"): attributes[key] = .string(String(decoding: try reader.bytes(), as: UTF8.self))
+                case UInt8(ascii: "s"): attributes[key] = .string(try reader.text())
                 case UInt8(ascii: "d"): attributes[key] = .data(try reader.bytes())
                 case UInt8(ascii: "i"): attributes[key] = .integer(Int64(bitPattern: try reader.uint64()))
                 case UInt8(ascii: "f"): attributes[key] = .double(try reader.double())
@@ -147,7 +145,49 @@ package struct SyncPayload: Sendable, Hashable {
         default:
             throw SyncError(.tamperedRow, "unknown row kind")
         }
-        guard reader.remaining.allSatisfy({ $0 == 0 }) else { throw SyncError(.tamperedRow, "trailing bytes") }
+        guard reader.restIsZero else { throw SyncError(.tamperedRow, "trailing bytes") }
+    }
+}
+
+/// Builds a plaintext in a byte array (one allocation, no per-byte `Data` bookkeeping); the bytes are wiped when
+/// it goes away, as the secret is among them.
+struct PayloadWriter {
+    private var buffer: [UInt8] = []
+
+    init(capacity: Int) { buffer.reserveCapacity(capacity) }
+
+    mutating func byte(_ value: UInt8) { buffer.append(value) }
+
+    mutating func raw(_ bytes: some Sequence<UInt8>) { buffer.append(contentsOf: bytes) }
+
+    mutating func uint16(_ value: UInt16) {
+        buffer.append(UInt8(value >> 8))
+        buffer.append(UInt8(value & 0xFF))
+    }
+
+    mutating func uint32(_ value: UInt32) {
+        for shift in stride(from: 24, through: 0, by: -8) { buffer.append(UInt8((value >> UInt32(shift)) & 0xFF)) }
+    }
+
+    mutating func uint64(_ value: UInt64) {
+        for shift in stride(from: 56, through: 0, by: -8) { buffer.append(UInt8((value >> UInt64(shift)) & 0xFF)) }
+    }
+
+    mutating func double(_ value: Double) { uint64(value.bitPattern) }
+
+    /// u32 length ‖ bytes.
+    mutating func bytes<C: Collection<UInt8>>(_ bytes: C) {
+        uint32(UInt32(clamping: bytes.count))
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The bytes, zero-padded to a multiple of `block`; the array is wiped.
+    mutating func padded(to block: Int) -> Data {
+        let remainder = buffer.count % block
+        if remainder != 0 { buffer.append(contentsOf: repeatElement(0, count: block - remainder)) }
+        let out = Data(buffer)
+        for index in buffer.indices { buffer[index] = 0 }
+        return out
     }
 }
 
@@ -169,23 +209,44 @@ struct ByteReader {
         return Data(data[offset..<offset + count])
     }
 
-    mutating func byte() throws(SyncError) -> UInt8 { try take(1)[0] }
-
-    mutating func uint16() throws(SyncError) -> UInt16 {
-        try take(2).reduce(0) { $0 << 8 | UInt16($1) }
+    /// A big-endian unsigned integer of `width` bytes, read in place.
+    private mutating func integer(_ width: Int) throws(SyncError) -> UInt64 {
+        guard data.endIndex - offset >= width else { throw SyncError(.tamperedRow, "truncated row") }
+        var value: UInt64 = 0
+        for index in offset..<offset + width { value = value << 8 | UInt64(data[index]) }
+        offset += width
+        return value
     }
 
-    mutating func uint32() throws(SyncError) -> UInt32 {
-        try take(4).reduce(0) { $0 << 8 | UInt32($1) }
-    }
+    mutating func byte() throws(SyncError) -> UInt8 { UInt8(try integer(1)) }
 
-    mutating func uint64() throws(SyncError) -> UInt64 {
-        try take(8).reduce(0) { $0 << 8 | UInt64($1) }
-    }
+    mutating func uint16() throws(SyncError) -> UInt16 { UInt16(try integer(2)) }
+
+    mutating func uint32() throws(SyncError) -> UInt32 { UInt32(try integer(4)) }
+
+    mutating func uint64() throws(SyncError) -> UInt64 { try integer(8) }
 
     mutating func double() throws(SyncError) -> Double { Double(bitPattern: try uint64()) }
 
     mutating func bytes() throws(SyncError) -> Data { try take(Int(try uint32())) }
+
+    /// `u32 length ‖ bytes` as UTF-8 text, decoded in place.
+    mutating func text() throws(SyncError) -> String {
+        let count = Int(try uint32())
+        guard data.endIndex - offset >= count else { throw SyncError(.tamperedRow, "truncated row") }
+        defer { offset += count }
+        return String(decoding: data[offset..<offset + count], as: UTF8.self)
+    }
+
+    /// `count` raw bytes as UTF-8 text, decoded in place.
+    mutating func text(count: Int) throws(SyncError) -> String {
+        guard data.endIndex - offset >= count else { throw SyncError(.tamperedRow, "truncated row") }
+        defer { offset += count }
+        return String(decoding: data[offset..<offset + count], as: UTF8.self)
+    }
+
+    /// `true` when every byte left is zero (the padding).
+    var restIsZero: Bool { data[offset...].allSatisfy { $0 == 0 } }
 }
 
 extension Data {

@@ -177,43 +177,65 @@ package final class SyncServer: @unchecked Sendable {  // sendable: PGConnection
     }
 
     /// Pushes rows with a compare-and-set on each item's version: a row of version v is stored only when the
-    /// server has the item at v − 1 (or not at all, for v = 1). Returns the ids of the rows stored. One
-    /// transaction: the circle row is locked while sequence numbers are taken, so sequence order is commit order
-    /// and a pull past the last seen number never misses a change. A NOTIFY wakes the other members.
+    /// server has the item at v − 1 (or not at all, for v = 1). Returns the ids of the rows stored.
+    ///
+    /// One statement, so one round trip and one (implicit) transaction for the whole batch, whatever its size:
+    /// the rows travel as binary arrays (`unnest`), the circle row is locked while sequence numbers are taken (so
+    /// sequence order is commit order and a pull past the last seen number never misses a change), every row's
+    /// compare-and-set is the `WHERE` of one `INSERT … ON CONFLICT DO UPDATE`, and the NOTIFY that wakes the
+    /// other members is sent from the same statement when at least one row was stored (PostgreSQL delivers it at
+    /// commit). A refused row takes a sequence number that stays unused: pulls only need sequence order.
     package func push(_ rows: [SyncRow], circleID: Data) throws(SyncError) -> Set<Data> {
         guard !rows.isEmpty else { return [] }
+        var ids: [Data] = []
+        var versions: [Int64] = []
+        var tombstones: [Bool] = []
+        var blobs: [Data] = []
+        ids.reserveCapacity(rows.count)
+        versions.reserveCapacity(rows.count)
+        tombstones.reserveCapacity(rows.count)
+        blobs.reserveCapacity(rows.count)
+        for row in rows {
+            ids.append(row.itemID)
+            versions.append(row.version)
+            tombstones.append(row.isTombstone)
+            blobs.append(row.blob)
+        }
         return try run {
-            try connection.transaction {
-                let stored = try connection.execute(
-                    """
-                    WITH base AS (
-                        UPDATE osec_circles SET next_seq = next_seq + $6 WHERE circle_id = $1
-                        RETURNING next_seq - $6 AS first),
-                    input AS (
-                        SELECT * FROM unnest($2::bytea[], $3::bigint[], $4::boolean[], $5::bytea[])
-                            WITH ORDINALITY AS t(item_id, version, tombstone, blob, ord))
-                    INSERT INTO osec_items AS cur (circle_id, item_id, version, seq, tombstone, blob)
-                    SELECT $1, i.item_id, i.version, b.first + i.ord, i.tombstone, i.blob FROM input i, base b
-                    ON CONFLICT (circle_id, item_id) DO UPDATE
-                        SET version = excluded.version, seq = excluded.seq, tombstone = excluded.tombstone,
-                            blob = excluded.blob
-                        WHERE cur.version = excluded.version - 1
-                    RETURNING item_id
-                    """,
-                    [
-                        .bytes(circleID), .bytesArray(rows.map(\.itemID)), .integerArray(rows.map(\.version)),
-                        .boolArray(rows.map(\.isTombstone)), .bytesArray(rows.map(\.blob)),
-                        .integer(Int64(rows.count)),
-                    ])
-                let ids = Set(stored.rows.compactMap { $0.first?.bytesValue })
-                if !ids.isEmpty {
-                    try connection.execute(
-                        "SELECT pg_notify($1, $2)", [.text(SyncServer.channel), .text(circleID.hexString)])
-                }
-                return ids
-            }
+            let stored = try connection.execute(
+                SyncServer.pushStatement,
+                [
+                    .bytes(circleID), .bytesArray(ids), .integerArray(versions), .boolArray(tombstones),
+                    .bytesArray(blobs), .integer(Int64(rows.count)), .text(SyncServer.channel),
+                    .text(circleID.hexString),
+                ])
+            var accepted = Set<Data>(minimumCapacity: stored.rows.count)
+            for row in stored.rows { if let id = row.first?.bytesValue { accepted.insert(id) } }
+            return accepted
         }
     }
+
+    /// The batched compare-and-set push (see ``push(_:circleID:)``): `$1` circle, `$2`–`$5` the rows' item ids,
+    /// versions, tombstone flags and blobs as arrays, `$6` their number, `$7`/`$8` the NOTIFY channel and payload.
+    static let pushStatement = """
+        WITH base AS (
+            UPDATE osec_circles SET next_seq = next_seq + $6 WHERE circle_id = $1
+            RETURNING next_seq - $6 AS first),
+        input AS (
+            SELECT * FROM unnest($2::bytea[], $3::bigint[], $4::boolean[], $5::bytea[])
+                WITH ORDINALITY AS t(item_id, version, tombstone, blob, ord)),
+        stored AS (
+            INSERT INTO osec_items AS cur (circle_id, item_id, version, seq, tombstone, blob)
+            SELECT $1, i.item_id, i.version, b.first + i.ord, i.tombstone, i.blob FROM input i, base b
+            ON CONFLICT (circle_id, item_id) DO UPDATE
+                SET version = excluded.version, seq = excluded.seq, tombstone = excluded.tombstone,
+                    blob = excluded.blob
+                WHERE cur.version = excluded.version - 1
+            RETURNING item_id),
+        woken AS (
+            SELECT pg_notify($7, $8) FROM (SELECT 1 FROM stored LIMIT 1) AS any_stored)
+        SELECT item_id, (SELECT count(*) FROM woken) FROM stored
+        """
 
     /// The rows changed after sequence number `seq`, in sequence order, at most `limit`.
     package func pull(circleID: Data, after seq: Int64, limit: Int) throws(SyncError) -> [SyncRow] {

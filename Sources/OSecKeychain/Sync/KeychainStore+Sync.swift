@@ -73,51 +73,126 @@ extension KeychainStore {
     }
 
     /// Claims up to `limit` outbox entries for this process (in one transaction, so two processes never claim the
-    /// same entry) and returns them with the items' current state. A claim lapses after `lease` seconds, or as soon
-    /// as the claiming process is gone, so a killed pusher's entries are taken over.
+    /// same entry) and returns them, in outbox order, with the items' current state. A claim lapses after `lease`
+    /// seconds, or as soon as the claiming process is gone, so a killed pusher's entries are taken over.
+    ///
+    /// Set-based: one UPDATE claims the batch (the processes whose claims still hold are checked once each, not
+    /// once per entry), one joined SELECT reads the claimed entries' states, and the items are read back with one
+    /// query per class and chunk.
     /// - Throws: `interactionNotAllowed` when a secret cannot be opened (locked keychain): nothing stays claimed.
     package func claimSyncChanges(limit: Int, lease: TimeInterval) throws(KeychainStoreError) -> [SyncOutboxEntry] {
         let pid = POSIXProcesses.currentID
         let now = Date().timeIntervalSinceReferenceDate
-        let claimed: [(Data, Int64)] = try KeychainStore.mapErrors {
-            try db.transaction(.immediate) {
-                let candidates = try db.query(
-                    "SELECT item_id, change, claimed_pid, claimed_until FROM sync_outbox ORDER BY rowid LIMIT ?",
-                    [.integer(Int64(limit) * 4)]
-                ) { row in
-                    (
-                        row.data(at: 0) ?? Data(), row.int64(at: 1), row.isNull(at: 2) ? nil : row.int64(at: 2),
-                        row.double(at: 3)
-                    )
-                }
-                var taken: [(Data, Int64)] = []
-                for (itemID, change, owner, until) in candidates where taken.count < limit {
-                    if let owner, owner != pid, until > now, POSIXProcesses.isAlive(owner) { continue }
-                    try db.run(
-                        "UPDATE sync_outbox SET claimed_pid = ?, claimed_until = ? WHERE item_id = ?",
-                        [.integer(pid), .real(now + lease), .blob(itemID)])
-                    taken.append((itemID, change))
-                }
-                return taken
-            }
+        let until = now + lease
+        let claimed: [ClaimedChange] = try KeychainStore.mapErrors {
+            try db.transaction(.immediate) { try claimBatch(pid: pid, now: now, until: until, limit: limit) }
         }
         do {
+            let records = try records(claimed.compactMap { $0.state.persistentRef })
             var entries: [SyncOutboxEntry] = []
-            for (itemID, change) in claimed {
-                guard let state = try syncItemState(itemID) else { continue }  // never happens: same transaction
-                var record: SyncRecord?
-                if let ref = state.persistentRef { record = try self.record(ref) }
+            entries.reserveCapacity(claimed.count)
+            for claim in claimed {
+                let state = claim.state
+                let record = state.persistentRef.flatMap { records[$0] }
                 entries.append(
                     SyncOutboxEntry(
-                        itemID: itemID, itemClass: state.itemClass, change: change, baseVersion: state.version,
-                        record: record, deletionDate: record == nil ? state.modificationDate : nil))
+                        itemID: claim.itemID, itemClass: state.itemClass, change: claim.change,
+                        baseVersion: state.version, record: record,
+                        deletionDate: record == nil ? state.modificationDate : nil))
             }
             return entries
         } catch {
-            try? releaseSyncClaims(claimed.map(\.0))
+            try? releaseSyncClaims(claimed.map(\.itemID))
             throw error
         }
     }
+
+    /// One claimed outbox entry with its item's state.
+    private struct ClaimedChange {
+        let itemID: Data
+        let change: Int64
+        let state: SyncItemState
+    }
+
+    /// Claims up to `limit` entries for `pid` until `until` and reads them back. Caller holds a write transaction.
+    private func claimBatch(pid: Int64, now: Double, until: Double, limit: Int) throws -> [ClaimedChange] {
+        // Other processes whose claims have not lapsed and that are alive: their entries stay theirs.
+        let holders = try db.query(
+            """
+            SELECT DISTINCT claimed_pid FROM sync_outbox
+            WHERE claimed_pid IS NOT NULL AND claimed_pid <> ? AND claimed_until > ?
+            """, [.integer(pid), .real(now)]
+        ) { $0.int64(at: 0) }
+        let alive = holders.filter { POSIXProcesses.isAlive($0) }.map(String.init)
+        try db.run(
+            """
+            UPDATE sync_outbox SET claimed_pid = ?, claimed_until = ?
+            WHERE rowid IN (
+                SELECT rowid FROM sync_outbox
+                WHERE claimed_pid IS NULL OR claimed_pid = ? OR claimed_until <= ?
+                    OR claimed_pid NOT IN (SELECT value FROM json_each(?))
+                ORDER BY rowid LIMIT ?)
+            """,
+            [
+                .integer(pid), .real(until), .integer(pid), .real(now),
+                .text("[" + alive.joined(separator: ",") + "]"), .integer(Int64(limit)),
+            ])
+        let rows = try db.query(
+            """
+            SELECT o.item_id, o.change, s.class, s.persistref, s.version, s.member, s.mdat
+            FROM sync_outbox o JOIN sync_items s ON s.item_id = o.item_id
+            WHERE o.claimed_pid = ? AND o.claimed_until = ? ORDER BY o.rowid
+            """, [.integer(pid), .real(until)]
+        ) { row in
+            (
+                row.data(at: 0) ?? Data(), row.int64(at: 1), row.string(at: 2) ?? "", row.data(at: 3),
+                row.int64(at: 4), row.data(at: 5), row.double(at: 6)
+            )
+        }
+        var out: [ClaimedChange] = []
+        out.reserveCapacity(rows.count)
+        for (itemID, change, code, uuid, version, member, mdat) in rows {
+            guard let itemClass = ItemClass(code: code) else {
+                throw KeychainStoreError(.invalidKeychain, "malformed sync_items row")
+            }
+            let ref = try uuid.map { try PersistentRef(itemClass: itemClass, uuid: $0) }
+            out.append(
+                ClaimedChange(
+                    itemID: itemID, change: change,
+                    state: SyncItemState(
+                        itemID: itemID, itemClass: itemClass, persistentRef: ref, version: version, member: member,
+                        modificationDate: Date(timeIntervalSinceReferenceDate: mdat), hasPendingChange: true)))
+        }
+        return out
+    }
+
+    /// The whole local items `refs` point to (secrets opened), read with one query per class and chunk instead of
+    /// one per item; refs whose item is gone are missing from the result.
+    func records(_ refs: [PersistentRef]) throws(KeychainStoreError) -> [PersistentRef: SyncRecord] {
+        var byClass: [Int: [PersistentRef]] = [:]
+        for ref in refs { byClass[ref.itemClass.ordinal, default: []].append(ref) }
+        var out: [PersistentRef: SyncRecord] = [:]
+        out.reserveCapacity(refs.count)
+        for classRefs in byClass.values {
+            guard let itemClass = classRefs.first?.itemClass else { continue }
+            var start = 0
+            while start < classRefs.count {
+                let chunk = Array(classRefs[start..<min(classRefs.count, start + KeychainStore.recordChunk)])
+                start += chunk.count
+                for item in try find(ItemQuery(itemClass: itemClass, persistentRefs: chunk)) {
+                    out[item.persistentRef] = SyncRecord(
+                        itemClass: item.itemClass, attributes: item.attributes.dictionary,
+                        accessGroup: item.accessGroup, accessibility: item.accessibility,
+                        creationDate: item.creationDate, modificationDate: item.modificationDate,
+                        secret: try item.secret?.open())
+                }
+            }
+        }
+        return out
+    }
+
+    /// Persistent refs looked up per query by ``records(_:)`` (well below SQLite's limit on bound parameters).
+    static let recordChunk = 500
 
     /// Drops this process's claim on `itemIDs` (they are pushed later, by whoever claims them).
     package func releaseSyncClaims(_ itemIDs: [Data]) throws(KeychainStoreError) {
@@ -144,9 +219,11 @@ extension KeychainStore {
                     try db.run(
                         "DELETE FROM sync_outbox WHERE item_id = ? AND change = ?",
                         [.blob(entry.itemID), .integer(entry.change)])
-                    try db.run(
-                        "UPDATE sync_outbox SET claimed_pid = NULL, claimed_until = NULL WHERE item_id = ?",
-                        [.blob(entry.itemID)])
+                    if db.changes == 0 {  // a newer change arrived meanwhile: it stays, unclaimed
+                        try db.run(
+                            "UPDATE sync_outbox SET claimed_pid = NULL, claimed_until = NULL WHERE item_id = ?",
+                            [.blob(entry.itemID)])
+                    }
                 }
             }
         }
@@ -284,6 +361,39 @@ package struct SyncTransaction {
                     accessibility: record.accessibility, isSynchronizable: true, secret: record.secret))
             ref = added.persistentRef
         }
+        try link(itemID, record, ref: ref, version: version, member: member)
+    }
+
+    /// Adds remote items this keychain has never seen (no `sync_items` row) in one batched add: one row-id lookup,
+    /// one file check, one statement per item. Returns, for each, whether it was stored; `false` means its primary
+    /// key is taken by another local item, and nothing was written for it (the caller applies the conflict rule,
+    /// through ``put(_:_:version:member:)``).
+    package func putNew(
+        _ items: [(itemID: Data, record: SyncRecord, version: Int64, member: Data)]
+    ) throws(KeychainStoreError) -> [Bool] {
+        let added = try store.add(
+            contentsOf: items.map { item in
+                NewItem(
+                    itemClass: item.record.itemClass, attributes: item.record.attributes,
+                    accessGroup: item.record.accessGroup, accessibility: item.record.accessibility,
+                    isSynchronizable: true, secret: item.record.secret)
+            }, skippingDuplicates: true)
+        var stored: [Bool] = []
+        stored.reserveCapacity(items.count)
+        for (item, result) in zip(items, added) {
+            if let result {
+                try link(
+                    item.itemID, item.record, ref: result.persistentRef, version: item.version, member: item.member)
+            }
+            stored.append(result != nil)
+        }
+        return stored
+    }
+
+    /// Gives the local row `ref` the record's dates and maps the item id to it at `version`, written by `member`.
+    private func link(
+        _ itemID: Data, _ record: SyncRecord, ref: PersistentRef, version: Int64, member: Data
+    ) throws(KeychainStoreError) {
         try KeychainStore.mapErrors {
             try db.run(
                 "UPDATE \"\(record.itemClass.code)\" SET cdat = ?, mdat = ? WHERE persistref = ?",
