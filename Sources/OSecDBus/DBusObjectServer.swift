@@ -205,10 +205,15 @@ package final class DBusObjectServer {
             return .nameLost(name)
         }
         if message.member == "NameOwnerChanged", message.arguments.count == 3,
-            let name = message.arguments[0].stringValue, message.arguments[2].stringValue == "", name.hasPrefix(":")
+            let name = message.arguments[0].stringValue, name.hasPrefix(":")
         {
-            connection.forget(name)
-            handler.clientVanished(name)
+            if message.arguments[2].stringValue == "" {
+                connection.forget(name)
+                handler.clientVanished(name)
+            } else if message.arguments[1].stringValue == "" {
+                // A new connection: learn its user now, so that its first call needs no round trip to the bus.
+                connection.prefetchUnixUser(of: name)
+            }
         }
         return nil
     }
