@@ -159,19 +159,17 @@ struct SecretServiceEventTests {
             ).status == 0)
         // Warm the service's view of the item.
         #expect(try bus.secretTool(["lookup", "service", "old.example"]).stdout == "old-secret")
-        // Change service, account and label through the keychain store (SecItemUpdate's path), and the data
-        // through `security add-generic-password -U`.
+        // Change service, account, label and data through the keychain store (SecItemUpdate's path).
         let store = try KeychainStore.open(at: bus.keychain)
         let updated = try store.update(
             ItemQuery(itemClass: .genericPassword, attributes: ["svce": .string("old.example")]),
-            with: ItemChanges(attributes: [
-                "svce": .string("new.example"), "acct": .string("bob"), "labl": .string("New"),
-            ]))
+            with: ItemChanges(
+                attributes: ["svce": .string("new.example"), "acct": .string("bob"), "labl": .string("New")],
+                secret: Data("new-secret".utf8)))
         #expect(updated == 1)
         #expect(
-            try bus.security([
-                "add-generic-password", "-U", "-s", "new.example", "-a", "bob", "-w", "new-secret", bus.keychain,
-            ]).status == 0)
+            try bus.security(["find-generic-password", "-s", "new.example", "-a", "bob", "-w", bus.keychain]).stdout
+                == "new-secret\n")
         #expect(try bus.secretTool(["lookup", "service", "old.example"]).status != 0)
         #expect(try bus.secretTool(["lookup", "service", "new.example", "account", "bob"]).stdout == "new-secret")
         let search = try bus.secretTool(["search", "--all", "service", "new.example"])
