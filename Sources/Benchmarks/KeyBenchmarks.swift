@@ -17,6 +17,7 @@ enum BenchSuites {
         BenchSuite(name: "tls", rows: TLSBenchmarks.rows),
         BenchSuite(name: "sync", rows: SyncBenchmarks.rows),
         BenchSuite(name: "kit", rows: KitBenchmarks.rows),
+        BenchSuite(name: "secret-service", rows: SecretServiceBenchmarks.rows),
     ]
 }
 

@@ -10,6 +10,10 @@ package final class DBusConnection: @unchecked Sendable {  // sendable: used by 
     private let raw: OpaquePointer
     /// Cache of the Unix user behind each unique name (a name is never reused by the bus).
     private var userCache: [String: UInt32] = [:]
+    /// Unique names whose user is being looked up without waiting, by the serial of the GetConnectionUnixUser call.
+    private var pendingUserLookups: [UInt32: String] = [:]
+    /// The most entries of either table (beyond, they start over).
+    static let maximumCachedNames = 4096
 
     /// Connects to the bus at `address`, or to the session bus of `DBUS_SESSION_BUS_ADDRESS` when `nil`.
     package init(address: String? = nil) throws(DBusCallError) {
@@ -97,9 +101,40 @@ package final class DBusConnection: @unchecked Sendable {  // sendable: used by 
         guard osec_dbus_error_is_set(&error) == 0, let uid = UInt32(exactly: user) else {
             throw Self.error(error, "cannot find the user of \(name)")
         }
-        if userCache.count > 4096 { userCache.removeAll() }
+        if userCache.count > Self.maximumCachedNames { userCache.removeAll() }
         userCache[name] = uid
         return uid
+    }
+
+    /// Asks the bus for the Unix user of `name` without waiting for the answer: ``receive(timeout:)`` caches it when
+    /// it arrives, so that ``unixUser(of:)`` answers without a round trip to the bus daemon. Called when a new
+    /// connection appears on the bus, before it calls anything.
+    package func prefetchUnixUser(of name: String) {
+        guard userCache[name] == nil else { return }
+        if pendingUserLookups.count >= Self.maximumCachedNames { pendingUserLookups.removeAll() }
+        guard
+            let call = dbus_message_new_method_call(
+                "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixUser")
+        else { return }
+        defer { dbus_message_unref(call) }
+        guard (try? DBusCodec.append([.string(name)], to: call)) != nil else { return }
+        var serial: dbus_uint32_t = 0
+        guard dbus_connection_send(raw, call, &serial) != 0 else { return }
+        pendingUserLookups[serial] = name
+    }
+
+    /// Takes the answer to a ``prefetchUnixUser(of:)`` call; `false` when `message` is not one.
+    private func takeUserLookup(_ message: OpaquePointer) -> Bool {
+        let type = dbus_message_get_type(message)
+        guard type == 2 || type == 3,  // method return, error
+            let name = pendingUserLookups.removeValue(forKey: dbus_message_get_reply_serial(message))
+        else { return false }
+        guard type == 2, Self.string(dbus_message_get_sender(message)) == "org.freedesktop.DBus",
+            case .uint32(let uid)? = (try? DBusCodec.decodeArguments(message))?.first
+        else { return true }
+        if userCache.count > Self.maximumCachedNames { userCache.removeAll() }
+        userCache[name] = uid
+        return true
     }
 
     /// Forgets what is cached about a connection that left the bus.
@@ -121,6 +156,7 @@ package final class DBusConnection: @unchecked Sendable {  // sendable: used by 
         while true {
             if let message = osec_dbus_connection_pop_message(raw) {
                 let handle = MessageHandle(takingOwnershipOf: message)
+                if takeUserLookup(message) { continue }
                 do {
                     return .message(try decode(handle))
                 } catch {

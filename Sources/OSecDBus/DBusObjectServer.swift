@@ -84,6 +84,16 @@ package protocol DBusObjectHandler: AnyObject {
     func clientVanished(_ name: String)
     /// Signals to emit now (after the reply to the call just handled), in order.
     func takeSignals() -> [DBusSignalEmission]
+    /// Whether work runs on other threads whose results the loop must pick up soon (the loop then wakes up often).
+    var hasBackgroundWork: Bool { get }
+    /// Picks up the results of finished background work, on the loop's thread (signals go through
+    /// ``takeSignals()``).
+    func finishBackgroundWork()
+}
+
+extension DBusObjectHandler {
+    package var hasBackgroundWork: Bool { false }
+    package func finishBackgroundWork() {}
 }
 
 /// A signal a handler wants emitted after its reply.
@@ -137,16 +147,35 @@ package final class DBusObjectServer {
 
     /// Handles messages until the bus goes away, the name is lost, or `condition` returns `false` (checked at least
     /// every `pollMilliseconds`).
+    /// While the handler has background work, the loop wakes up every ``backgroundPollMilliseconds`` to pick up
+    /// its results.
     package func run(pollMilliseconds: Int32 = 500, while condition: () -> Bool = { true }) -> StopReason {
         while condition() {
-            switch connection.receive(timeout: pollMilliseconds) {
-            case .timeout: continue
+            let timeout =
+                handler.hasBackgroundWork ? min(pollMilliseconds, Self.backgroundPollMilliseconds) : pollMilliseconds
+            switch connection.receive(timeout: timeout) {
+            case .timeout: break
             case .disconnected: return .disconnected
             case .message(let message):
                 if let reason = handle(message) { return reason }
             }
+            if handler.hasBackgroundWork {
+                handler.finishBackgroundWork()
+                emitSignals()
+            }
         }
         return .stopped
+    }
+
+    /// How often the loop looks for finished background work while there is some.
+    package static let backgroundPollMilliseconds: Int32 = 20
+
+    private func emitSignals() {
+        for signal in handler.takeSignals() {
+            try? connection.emitSignal(
+                path: signal.path, interface: signal.interface, member: signal.member, signal.values,
+                destination: signal.destination)
+        }
     }
 
     /// Handles one message; a non-nil result ends the loop.
@@ -160,11 +189,7 @@ package final class DBusObjectServer {
             } catch {
                 connection.sendError(error, to: message)
             }
-            for signal in handler.takeSignals() {
-                try? connection.emitSignal(
-                    path: signal.path, interface: signal.interface, member: signal.member, signal.values,
-                    destination: signal.destination)
-            }
+            emitSignals()
             return nil
         default:
             return nil
@@ -180,10 +205,15 @@ package final class DBusObjectServer {
             return .nameLost(name)
         }
         if message.member == "NameOwnerChanged", message.arguments.count == 3,
-            let name = message.arguments[0].stringValue, message.arguments[2].stringValue == "", name.hasPrefix(":")
+            let name = message.arguments[0].stringValue, name.hasPrefix(":")
         {
-            connection.forget(name)
-            handler.clientVanished(name)
+            if message.arguments[2].stringValue == "" {
+                connection.forget(name)
+                handler.clientVanished(name)
+            } else if message.arguments[1].stringValue == "" {
+                // A new connection: learn its user now, so that its first call needs no round trip to the bus.
+                connection.prefetchUnixUser(of: name)
+            }
         }
         return nil
     }

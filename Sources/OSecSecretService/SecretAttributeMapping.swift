@@ -41,8 +41,12 @@ enum SecretAttributeMapping {
         var isOwnItem: Bool
     }
 
+    /// A decoded stored map (the part of `gena` after the marker).
+    typealias StoredMap = (attributes: [String: String], contentType: String)
+
     /// The Secret Service view of a stored keychain item.
-    static func project(_ item: KeychainItem) -> Projection {
+    /// - Parameter decode: decodes a stored map (the collection passes a cached decoder; default: decode afresh).
+    static func project(_ item: KeychainItem, decode: (Data) -> StoredMap? = { decodeStored($0) }) -> Projection {
         let attributes = item.attributes
         func string(_ key: String) -> String {
             switch attributes[key] {
@@ -55,10 +59,17 @@ enum SecretAttributeMapping {
         let label = string("labl")
         if item.itemClass == .genericPassword {
             if case .data(let generic) = attributes["gena"], generic.starts(with: genericMarker),
-                let stored = decodeStored(generic.dropFirst(genericMarker.count))
+                let stored = decode(generic)
             {
-                return Projection(
-                    attributes: stored.attributes, label: label, contentType: stored.contentType, isOwnItem: true)
+                // The keychain's service and account win over the stored map: an item changed through SecItem or
+                // `security` shows its new values (the map keeps the client's name for the account).
+                var map = stored.attributes
+                let service = string("svce")
+                if service.isEmpty { map["service"] = nil } else { map["service"] = service }
+                let accountName = ["account", "username", "user"].first { map[$0] != nil } ?? "account"
+                let account = string("acct")
+                if account.isEmpty { map[accountName] = nil } else { map[accountName] = account }
+                return Projection(attributes: map, label: label, contentType: stored.contentType, isOwnItem: true)
             }
             var map = ["xdg:schema": genericSchema]
             let service = string("svce")
@@ -151,7 +162,10 @@ enum SecretAttributeMapping {
         return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
     }
 
-    private static func decodeStored(_ data: Data) -> (attributes: [String: String], contentType: String)? {
+    /// Decodes a whole `gena` value written by the service (marker and JSON object), or `nil`.
+    static func decodeStored(_ generic: Data) -> StoredMap? {
+        guard generic.starts(with: genericMarker) else { return nil }
+        let data = generic.dropFirst(genericMarker.count)
         guard let object = try? JSONSerialization.jsonObject(with: Data(data)) as? [String: Any],
             let attributes = object["attributes"] as? [String: String]
         else { return nil }

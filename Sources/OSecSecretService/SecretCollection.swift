@@ -1,5 +1,6 @@
 import Foundation
 import OSecKeychain
+import OSecSystem
 
 /// One item as the service shows it.
 struct SecretItemView {
@@ -12,12 +13,12 @@ struct SecretItemView {
     let modified: UInt64
 }
 
-/// An item of the in-memory `session` collection.
+/// An item of the in-memory `session` collection (its secret in locked memory, zeroed when released).
 struct MemoryItem {
     var attributes: [String: String]
     var label: String
     var contentType: String
-    var secret: Data
+    var secret: SecureBytes
     let created: UInt64
     var modified: UInt64
 }
@@ -39,11 +40,11 @@ final class SecretCollection {
     var modified: UInt64
     /// The `session` collection's items, by id.
     var memoryItems: [String: MemoryItem] = [:]
-    /// Projections of keychain items by persistent ref, valid while the item's modification date is unchanged (the
-    /// stored map is decoded once, not at every search).
-    private var projections: [PersistentRef: (modified: Date, projection: SecretAttributeMapping.Projection)] = [:]
-    /// The most projections kept (the cache is emptied beyond).
-    static let maximumCachedProjections = 100_000
+    /// The keychain items as the service shows them, indexed by attribute, valid while the keychain's change
+    /// token is the one it was built under (see ``SecretItemIndex``).
+    private var index: SecretItemIndex?
+    /// Stored maps already decoded, by their `gena` bytes (an unchanged item is not decoded again on a rebuild).
+    private var decodedMaps: [Data: SecretAttributeMapping.StoredMap] = [:]
     private var nextMemoryID = 1
 
     init(name: String, label: String, backing: Backing) {
@@ -87,9 +88,9 @@ final class SecretCollection {
 
     // MARK: Items
 
-    /// Every item (a keychain's generic and internet passwords).
+    /// Every item matching `query` (a keychain's generic and internet passwords), in the keychain's order.
     func items(matching query: [String: String] = [:]) throws(KeychainStoreError) -> [SecretItemView] {
-        guard let store else {
+        guard store != nil else {
             return memoryItems.sorted { $0.key < $1.key }.compactMap { id, item in
                 Self.matches(item.attributes, query)
                     ? SecretItemView(
@@ -97,34 +98,36 @@ final class SecretCollection {
                         created: item.created, modified: item.modified) : nil
             }
         }
-        var views: [SecretItemView] = []
-        for itemClass in [ItemClass.genericPassword, .internetPassword] {
-            var storeQuery = ItemQuery(itemClass: itemClass)
-            if itemClass == .genericPassword, let service = query["service"] {
-                storeQuery.attributes["svce"] = .string(service)
-            }
-            if itemClass == .internetPassword {
-                if query["service"] != nil { continue }
-                if let server = query["server"] { storeQuery.attributes["srvr"] = .string(server) }
-            }
-            for item in try store.find(storeQuery) {
-                let projection = project(item)
-                guard Self.matches(projection, query) else { continue }
-                views.append(Self.view(item, projection))
-            }
-        }
-        return views
+        return try currentIndex().search(query)
     }
 
-    /// The Secret Service view of `item`, from the cache when the item did not change.
-    func project(_ item: KeychainItem) -> SecretAttributeMapping.Projection {
-        if let cached = projections[item.persistentRef], cached.modified == item.modificationDate {
-            return cached.projection
+    /// The index, rebuilt first when anything committed to the keychain since it was built (a change made by
+    /// this service, SecItem, `security` or another process). Between changes a search touches only the items
+    /// listed under its rarest attribute.
+    func currentIndex() throws(KeychainStoreError) -> SecretItemIndex {
+        guard let store else { return SecretItemIndex() }
+        let token = store.changeToken  // read before the finds it vouches for
+        if let index, let token, index.token == token { return index }
+        var found: [KeychainItem] = []
+        for itemClass in [ItemClass.genericPassword, .internetPassword] {
+            found += try store.find(ItemQuery(itemClass: itemClass))
         }
-        let projection = SecretAttributeMapping.project(item)
-        if projections.count >= Self.maximumCachedProjections { projections.removeAll() }
-        projections[item.persistentRef] = (item.modificationDate, projection)
-        return projection
+        var decoded: [Data: SecretAttributeMapping.StoredMap] = [:]
+        let previous = decodedMaps
+        let rebuilt = SecretItemIndex(token: token, items: found) { item in
+            SecretAttributeMapping.project(item) { generic in
+                if let known = decoded[generic] ?? previous[generic] {
+                    decoded[generic] = known
+                    return known
+                }
+                let map = SecretAttributeMapping.decodeStored(generic)
+                if let map { decoded[generic] = map }
+                return map
+            }
+        }
+        decodedMaps = decoded
+        index = rebuilt
+        return rebuilt
     }
 
     static func view(_ item: KeychainItem, _ projection: SecretAttributeMapping.Projection) -> SecretItemView {
@@ -184,14 +187,10 @@ final class SecretCollection {
         return try store.find(persistentRef: ref)
     }
 
-    /// Whether an item with id `id` exists (one indexed lookup, no attributes read).
+    /// Whether an item with id `id` exists (from the index).
     func hasItem(_ id: String) -> Bool {
-        guard let store else { return memoryItems[id] != nil }
-        guard let ref = Self.persistentRef(ofItemID: id) else { return false }
-        var query = ItemQuery(persistentRef: ref)
-        query.includesAttributes = false
-        query.limit = 1
-        return ((try? store.find(query)) ?? []).isEmpty == false
+        guard store != nil else { return memoryItems[id] != nil }
+        return (try? currentIndex().items[id]) != nil
     }
 
     /// The item with id `id`, or `nil`.
@@ -202,24 +201,32 @@ final class SecretCollection {
                 id: id, attributes: item.attributes, label: item.label, contentType: item.contentType,
                 created: item.created, modified: item.modified)
         }
-        guard let item = try keychainItem(id) else { return nil }
-        return Self.view(item, project(item))
+        return try currentIndex().items[id]
     }
 
     /// The secrets and content types of the items `ids` (missing ones left out), with one lookup per item class.
     func secrets(_ ids: [String]) throws(KeychainStoreError) -> [String: (secret: Data, contentType: String)] {
         var result: [String: (secret: Data, contentType: String)] = [:]
         guard let store else {
-            for id in ids { if let item = memoryItems[id] { result[id] = (item.secret, item.contentType) } }
+            for id in ids { if let item = memoryItems[id] { result[id] = (item.secret.copy(), item.contentType) } }
             return result
         }
+        let index = try currentIndex()
         let refs = ids.compactMap(Self.persistentRef(ofItemID:))
         for itemClass in [ItemClass.genericPassword, .internetPassword] {
             let wanted = refs.filter { $0.itemClass == itemClass }
             guard !wanted.isEmpty else { continue }
-            for item in try store.find(ItemQuery(itemClass: itemClass, persistentRefs: wanted)) {
+            var query = ItemQuery(itemClass: itemClass, persistentRefs: wanted)
+            query.includesAttributes = false
+            for item in try store.find(query) {
+                let id = Self.itemID(item.persistentRef)
                 let secret = try item.secret?.open() ?? Data()
-                result[Self.itemID(item.persistentRef)] = (secret, project(item).contentType)
+                // An item added after the index was built (a commit in between) is projected on its own.
+                var contentType = index.items[id]?.contentType
+                if contentType == nil, let stored = try keychainItem(id) {
+                    contentType = SecretAttributeMapping.project(stored).contentType
+                }
+                result[id] = (secret, contentType ?? SecretAttributeMapping.defaultContentType)
             }
         }
         return result
@@ -228,6 +235,74 @@ final class SecretCollection {
     /// The secret of item `id` (`nil` when there is no such item).
     func secret(_ id: String) throws(KeychainStoreError) -> (secret: Data, contentType: String)? {
         try secrets([id])[id]
+    }
+}
+
+/// A keychain collection's items as the service shows them, and an index from every attribute (name and value)
+/// to the items that carry it, so that a search reads only the items listed under its rarest attribute instead of
+/// projecting every item. Built from one find per item class; valid while the keychain's change token is unchanged.
+/// An item added through SecItem or `security` (no stored map) is listed under its account for all three account
+/// names (`account`, `username`, `user`), as ``SecretCollection/matches(_:_:)-(Projection,_)`` matches it.
+struct SecretItemIndex {
+    /// One attribute, as an index key.
+    struct Attribute: Hashable {
+        let name: String
+        let value: String
+    }
+
+    /// The token the index was built under (`nil`: rebuilt at every use).
+    let token: KeychainChangeToken?
+    /// Items by id.
+    private(set) var items: [String: SecretItemView] = [:]
+    /// Whether the item was created through the service (its map stored whole).
+    private var ownItems: Set<String> = []
+    /// Item ids in the keychain's order (generic passwords, then internet passwords, each by row id).
+    private(set) var order: [String] = []
+    /// Item ids (in order) by attribute.
+    private var postings: [Attribute: [String]] = [:]
+
+    init() { token = nil }
+
+    init(
+        token: KeychainChangeToken?, items found: [KeychainItem],
+        project: (KeychainItem) -> SecretAttributeMapping.Projection
+    ) {
+        self.token = token
+        order.reserveCapacity(found.count)
+        items.reserveCapacity(found.count)
+        for item in found {
+            let projection = project(item)
+            let view = SecretCollection.view(item, projection)
+            order.append(view.id)
+            items[view.id] = view
+            if projection.isOwnItem { ownItems.insert(view.id) }
+            for (name, value) in projection.attributes {
+                if !projection.isOwnItem && SecretCollection.accountNames.contains(name) {
+                    for alias in SecretCollection.accountNames {
+                        postings[Attribute(name: alias, value: value), default: []].append(view.id)
+                    }
+                } else {
+                    postings[Attribute(name: name, value: value), default: []].append(view.id)
+                }
+            }
+        }
+    }
+
+    /// The items matching every attribute of `query` (all items for an empty query), in order.
+    func search(_ query: [String: String]) -> [SecretItemView] {
+        guard !query.isEmpty else { return order.compactMap { items[$0] } }
+        var candidates: [String]?
+        for (name, value) in query {
+            guard let listed = postings[Attribute(name: name, value: value)] else { return [] }
+            if candidates == nil || listed.count < (candidates?.count ?? 0) { candidates = listed }
+        }
+        return (candidates ?? []).compactMap { id in
+            guard let view = items[id] else { return nil }
+            let projection = SecretAttributeMapping.Projection(
+                attributes: view.attributes, label: view.label, contentType: view.contentType,
+                isOwnItem: ownItems.contains(id))
+            return SecretCollection.matches(projection, query) ? view : nil
+        }
     }
 }
 

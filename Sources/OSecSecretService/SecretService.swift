@@ -2,6 +2,8 @@ import Foundation
 import OSecCrypto
 import OSecDBus
 import OSecKeychain
+import OSecSystem
+import Synchronization
 
 /// What the service serves.
 package struct SecretServiceConfiguration: Sendable {
@@ -13,15 +15,21 @@ package struct SecretServiceConfiguration: Sendable {
     package var collectionDirectory: String
     /// The environment the askpass program is looked up in and run with.
     package var environment: [String: String]
+    /// Where the aliases set by SetAlias (other than `default` and `session`) are kept across restarts (a property
+    /// list, mode 0600); `nil`: kept while the service runs only.
+    package var aliasFile: String?
+    /// The alias file's name in the settings directory.
+    package static let aliasFileName = SecretAliasFile.name
 
     package init(
         defaultKeychain: String, keychains: [String] = [], collectionDirectory: String? = nil,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessInfo.processInfo.environment, aliasFile: String? = nil
     ) {
         self.defaultKeychain = defaultKeychain
         self.keychains = keychains
         self.collectionDirectory = collectionDirectory ?? (defaultKeychain as NSString).deletingLastPathComponent
         self.environment = environment
+        self.aliasFile = aliasFile
     }
 }
 
@@ -41,6 +49,10 @@ package final class SecretService: DBusObjectHandler {
     private var aliases: [String: String] = [:]
     private var sessions: [String: SecretSession] = [:]
     private var prompts: [String: SecretPrompt] = [:]
+    /// Prompts whose askpass program runs (on another thread; the bus loop keeps answering meanwhile).
+    private var runningPrompts: [String: SecretPrompt] = [:]
+    /// Where the prompts' threads leave their outcome for the bus loop.
+    private let promptOutcomes = SecretPromptOutcomes()
     private var nextSession = 1
     private var nextPrompt = 1
     private var pendingSignals: [DBusSignalEmission] = []
@@ -59,6 +71,34 @@ package final class SecretService: DBusObjectHandler {
         let session = SecretCollection(name: "session", label: "Session", backing: .memory)
         collections.append(session)
         aliases["session"] = "session"
+        loadAliases()
+    }
+
+    // MARK: Stored aliases
+
+    /// The aliases that are kept in ``SecretServiceConfiguration/aliasFile`` (not `default`, not `session`).
+    static func isStoredAlias(_ name: String) -> Bool { name != "default" && name != "session" }
+
+    /// Restores the stored aliases whose keychain is served (the others stay in the file for a later run).
+    private func loadAliases() {
+        for (name, path) in SecretAliasFile.read(configuration.aliasFile) where Self.isStoredAlias(name) {
+            if let collection = collections.first(where: { $0.store?.path == path }) { aliases[name] = collection.name }
+        }
+    }
+
+    /// Writes the stored aliases: the ones of this run, and the file's aliases for keychains not served now.
+    private func saveAliases() throws(DBusCallError) {
+        guard let file = configuration.aliasFile else { return }
+        let served = Set(collections.compactMap { $0.store?.path })
+        var stored = SecretAliasFile.read(file).filter { !served.contains($0.value) && aliases[$0.key] == nil }
+        for (name, target) in aliases where Self.isStoredAlias(name) {
+            if let path = collection(named: target)?.store?.path { stored[name] = path }
+        }
+        do {
+            try SecretAliasFile.write(stored, to: file)
+        } catch {
+            throw .failed("cannot store the aliases in \(file): \(error)")
+        }
     }
 
     @discardableResult
@@ -119,7 +159,9 @@ package final class SecretService: DBusObjectHandler {
             return .item(collection, id)
         }
         if path.hasPrefix(SecretServicePaths.sessionPrefix), let session = sessions[path] { return .session(session) }
-        if path.hasPrefix(SecretServicePaths.promptPrefix), let prompt = prompts[path] { return .prompt(prompt) }
+        if path.hasPrefix(SecretServicePaths.promptPrefix), let prompt = prompts[path] ?? runningPrompts[path] {
+            return .prompt(prompt)
+        }
         return nil
     }
 
@@ -157,6 +199,29 @@ package final class SecretService: DBusObjectHandler {
     package func clientVanished(_ name: String) {
         sessions = sessions.filter { $0.value.owner != name }
         prompts = prompts.filter { $0.value.owner != name }
+        runningPrompts = runningPrompts.filter { $0.value.owner != name }
+    }
+
+    package var hasBackgroundWork: Bool { !runningPrompts.isEmpty }
+
+    /// Completes the prompts whose askpass program finished: marks their collections unlocked and emits
+    /// `Completed` to the client that ran the prompt.
+    package func finishBackgroundWork() {
+        for outcome in promptOutcomes.take() {
+            guard let prompt = runningPrompts.removeValue(forKey: outcome.prompt) else { continue }  // dismissed
+            var changed: [SecretCollection] = []
+            for path in outcome.unlocked ?? [] {
+                guard let collection = collectionOf(path) else { continue }
+                collection.softLocked = false
+                if !changed.contains(where: { $0 === collection }) { changed.append(collection) }
+            }
+            for collection in changed { lockChanged(collection) }
+            pendingSignals.append(
+                DBusSignalEmission(
+                    path: prompt.path, interface: SecretServiceInterfaces.promptName, member: "Completed",
+                    [.boolean(outcome.unlocked == nil), .variant(.objectPaths(outcome.unlocked ?? []))],
+                    destination: prompt.owner))
+        }
     }
 
     package func takeSignals() -> [DBusSignalEmission] {
@@ -166,6 +231,58 @@ package final class SecretService: DBusObjectHandler {
 
     private func emit(_ path: String, _ interface: String, _ member: String, _ values: [DBusValue]) {
         pendingSignals.append(DBusSignalEmission(path: path, interface: interface, member: member, values))
+    }
+
+    /// `org.freedesktop.DBus.Properties.PropertiesChanged` for the object at `path`: new values of `changed`, and
+    /// the names of `invalidated` properties (whose value the client reads again when it wants it: a collection's
+    /// `Items` is invalidated rather than sent, so that adding one item does not send the whole list).
+    private func propertiesChanged(
+        _ path: String, _ interface: String, _ changed: [(String, DBusValue)], invalidated: [String] = []
+    ) {
+        emit(
+            path, "org.freedesktop.DBus.Properties", "PropertiesChanged",
+            [
+                .string(interface),
+                .dictionary(
+                    key: "s", value: "v", changed.map { DBusDictionaryEntry(.string($0.0), .variant($0.1)) }),
+                .array(element: "s", invalidated.map { .string($0) }),
+            ])
+    }
+
+    /// The signals of a collection whose items were added or removed: `Items` invalidated, `Modified`.
+    private func collectionItemsChanged(_ collection: SecretCollection) {
+        collection.modified = UInt64(Date().timeIntervalSince1970)
+        propertiesChanged(
+            collection.path, SecretServiceInterfaces.collectionName, [("Modified", .uint64(collection.modified))],
+            invalidated: ["Items"])
+    }
+
+    /// The signals of a collection whose lock state changed: `PropertiesChanged` (`Locked`) and the service's
+    /// `CollectionChanged`.
+    private func lockChanged(_ collection: SecretCollection) {
+        propertiesChanged(
+            collection.path, SecretServiceInterfaces.collectionName, [("Locked", .boolean(collection.isLocked))])
+        emit(
+            SecretServicePaths.service, SecretServiceInterfaces.serviceName, "CollectionChanged",
+            [.objectPath(collection.path)])
+    }
+
+    /// The service's `Collections` changed (a collection was created or deleted).
+    private func collectionsChanged() {
+        propertiesChanged(
+            SecretServicePaths.service, SecretServiceInterfaces.serviceName,
+            [("Collections", .objectPaths(collections.map(\.path)))])
+    }
+
+    /// An item's properties changed: their new values, read back from the collection.
+    private func itemPropertiesChanged(_ collection: SecretCollection, _ id: String) {
+        guard let view = try? collection.item(id) else { return }
+        propertiesChanged(
+            SecretServicePaths.item(collection.name, id), SecretServiceInterfaces.itemName,
+            [
+                ("Attributes", .stringMap(view.attributes)), ("Label", .string(view.label)),
+                ("Type", .string(view.attributes["xdg:schema"] ?? "")), ("Modified", .uint64(view.modified)),
+            ])
     }
 
     package func call(_ call: DBusMethodCall) throws(DBusCallError) -> [DBusValue] {
@@ -245,10 +362,12 @@ package final class SecretService: DBusObjectHandler {
         case (.item(let collection, let id), "GetSecret"):
             let session = try session(arguments[0].objectPathValue ?? "", sender: call.sender)
             guard !collection.isLocked else { throw .isLocked("the collection \(collection.name) is locked") }
-            let (secret, contentType) = try readSecret(collection, id)
+            var (secret, contentType) = try readSecret(collection, id)
+            defer { secret.resetBytes(in: 0..<secret.count) }
             return [try session.encode(secret, contentType: contentType)]
         case (.item(let collection, let id), "SetSecret"):
-            let (secret, contentType) = try decodeSecret(arguments[0], sender: call.sender)
+            var (secret, contentType) = try decodeSecret(arguments[0], sender: call.sender)
+            defer { secret.resetBytes(in: 0..<secret.count) }
             try setSecret(collection, id, secret: secret, contentType: contentType)
             return []
         case (.session(let session), "Close"):
@@ -258,15 +377,12 @@ package final class SecretService: DBusObjectHandler {
         case (.prompt(let prompt), "Prompt"):
             guard prompt.owner == call.sender else { throw .accessDenied("the prompt belongs to another client") }
             prompts[prompt.path] = nil
-            let result = runPrompt(prompt)
-            pendingSignals.append(
-                DBusSignalEmission(
-                    path: prompt.path, interface: SecretServiceInterfaces.promptName, member: "Completed",
-                    [.boolean(result == nil), .variant(.objectPaths(result ?? []))], destination: call.sender))
+            startPrompt(prompt)
             return []
         case (.prompt(let prompt), "Dismiss"):
             guard prompt.owner == call.sender else { throw .accessDenied("the prompt belongs to another client") }
             prompts[prompt.path] = nil
+            runningPrompts[prompt.path] = nil  // its askpass program's answer is ignored
             pendingSignals.append(
                 DBusSignalEmission(
                     path: prompt.path, interface: SecretServiceInterfaces.promptName, member: "Completed",
@@ -312,6 +428,8 @@ package final class SecretService: DBusObjectHandler {
         switch (resolve(path), name) {
         case (.collection(let collection), "Label"):
             collection.label = value.stringValue ?? collection.label
+            propertiesChanged(
+                collection.path, SecretServiceInterfaces.collectionName, [("Label", .string(collection.label))])
             emit(
                 SecretServicePaths.service, SecretServiceInterfaces.serviceName, "CollectionChanged",
                 [
@@ -394,7 +512,7 @@ package final class SecretService: DBusObjectHandler {
         collection.modified = now
         guard let store = collection.store else {
             if replace, let existing = collection.memoryItems.first(where: { $0.value.attributes == attributes }) {
-                collection.memoryItems[existing.key]?.secret = plain
+                collection.memoryItems[existing.key]?.secret = try Self.locked(plain)
                 collection.memoryItems[existing.key]?.label = label
                 collection.memoryItems[existing.key]?.contentType = contentType
                 collection.memoryItems[existing.key]?.modified = now
@@ -403,7 +521,8 @@ package final class SecretService: DBusObjectHandler {
             }
             let id = collection.newMemoryID()
             collection.memoryItems[id] = MemoryItem(
-                attributes: attributes, label: label, contentType: contentType, secret: plain, created: now,
+                attributes: attributes, label: label, contentType: contentType, secret: try Self.locked(plain),
+                created: now,
                 modified: now)
             itemCreated(collection, id)
             return [.objectPath(SecretServicePaths.item(collection.name, id)), .objectPath("/")]
@@ -458,6 +577,7 @@ package final class SecretService: DBusObjectHandler {
     }
 
     private func itemCreated(_ collection: SecretCollection, _ id: String) {
+        collectionItemsChanged(collection)
         emit(
             collection.path, SecretServiceInterfaces.collectionName, "ItemCreated",
             [
@@ -466,6 +586,7 @@ package final class SecretService: DBusObjectHandler {
     }
 
     private func itemChanged(_ collection: SecretCollection, _ id: String) {
+        itemPropertiesChanged(collection, id)
         emit(
             collection.path, SecretServiceInterfaces.collectionName, "ItemChanged",
             [
@@ -485,7 +606,7 @@ package final class SecretService: DBusObjectHandler {
     ) throws(DBusCallError) {
         guard !collection.isLocked else { throw .isLocked("the collection \(collection.name) is locked") }
         if collection.store == nil {
-            collection.memoryItems[id]?.secret = secret
+            collection.memoryItems[id]?.secret = try Self.locked(secret)
             collection.memoryItems[id]?.contentType = contentType
             collection.memoryItems[id]?.modified = UInt64(Date().timeIntervalSince1970)
         } else {
@@ -551,6 +672,7 @@ package final class SecretService: DBusObjectHandler {
             }
             _ = try keychain { () throws(KeychainStoreError) in try store.delete(ItemQuery(persistentRef: ref)) }
         }
+        collectionItemsChanged(collection)
         emit(
             collection.path, SecretServiceInterfaces.collectionName, "ItemDeleted",
             [
@@ -575,7 +697,11 @@ package final class SecretService: DBusObjectHandler {
         let store = try keychain { () throws(KeychainStoreError) in try KeychainStore.create(at: path, password: nil) }
         let collection = add(store: store)
         if !label.isEmpty { collection.label = label }
-        if !alias.isEmpty { aliases[alias] = collection.name }
+        if !alias.isEmpty {
+            aliases[alias] = collection.name
+            if Self.isStoredAlias(alias) { try? saveAliases() }
+        }
+        collectionsChanged()
         emit(
             SecretServicePaths.service, SecretServiceInterfaces.serviceName, "CollectionCreated",
             [
@@ -595,6 +721,8 @@ package final class SecretService: DBusObjectHandler {
             collection.memoryItems.removeAll()  // the session collection empties; its object stays
         }
         aliases = aliases.filter { $0.value != collection.name || collection.store == nil }
+        try? saveAliases()
+        if collection.store == nil { collectionItemsChanged(collection) } else { collectionsChanged() }
         emit(
             SecretServicePaths.service, SecretServiceInterfaces.serviceName, "CollectionDeleted",
             [
@@ -605,12 +733,22 @@ package final class SecretService: DBusObjectHandler {
 
     private func setAlias(_ name: String, to path: String) throws(DBusCallError) {
         guard DBusNames.isValidPathElement(name) else { throw .invalidArgs("an alias is letters, digits and _") }
+        let previous = aliases[name]
         if path == "/" {
             aliases[name] = nil
-            return
+        } else {
+            guard case .collection(let collection) = resolve(path) else {
+                throw .noSuchObject("no collection \(path)")
+            }
+            aliases[name] = collection.name
         }
-        guard case .collection(let collection) = resolve(path) else { throw .noSuchObject("no collection \(path)") }
-        aliases[name] = collection.name
+        guard Self.isStoredAlias(name) else { return }
+        do {
+            try saveAliases()
+        } catch {
+            aliases[name] = previous  // nothing changes when the alias cannot be kept
+            throw error
+        }
     }
 
     // MARK: Locking
@@ -624,8 +762,10 @@ package final class SecretService: DBusObjectHandler {
 
     private func lock(_ objects: [String]) throws(DBusCallError) -> [DBusValue] {
         var locked: [String] = []
+        var lockChangedCollections: [SecretCollection] = []
         for path in objects {
             guard let collection = collectionOf(path) else { continue }
+            let wasLocked = collection.isLocked
             if let store = collection.store, collection.isPasswordProtected {
                 try? store.lock()
                 store.forgetInAgent()
@@ -633,7 +773,11 @@ package final class SecretService: DBusObjectHandler {
                 collection.softLocked = true
             }
             locked.append(path)
+            if !wasLocked && !lockChangedCollections.contains(where: { $0 === collection }) {
+                lockChangedCollections.append(collection)
+            }
         }
+        for collection in lockChangedCollections { lockChanged(collection) }
         return [.objectPaths(locked), .objectPath("/")]
     }
 
@@ -645,7 +789,10 @@ package final class SecretService: DBusObjectHandler {
             if collection.isKeychainLocked {
                 needPrompt.append(path)
             } else {
-                collection.softLocked = false
+                if collection.softLocked {
+                    collection.softLocked = false
+                    lockChanged(collection)
+                }
                 unlocked.append(path)
             }
         }
@@ -657,36 +804,39 @@ package final class SecretService: DBusObjectHandler {
         return [.objectPaths(unlocked), .objectPath(path)]
     }
 
-    /// Runs an unlock prompt: asks the askpass program for each locked keychain's password. Returns the unlocked
-    /// objects, or `nil` when the prompt counts as dismissed (no askpass program, a wrong password, a failure).
-    private func runPrompt(_ prompt: SecretPrompt) -> [String]? {
-        var done: [String] = []
+    /// Starts an unlock prompt: on another thread, asks the askpass program for each locked keychain's password and
+    /// unlocks it (the key derivation runs there too); the bus loop answers other clients meanwhile and completes the
+    /// prompt in ``finishBackgroundWork()``. A prompt counts as dismissed when there is no askpass program, it fails,
+    /// or a password is wrong.
+    private func startPrompt(_ prompt: SecretPrompt) {
+        var collected: [SecretPromptStep] = []
         for path in prompt.objects {
-            guard let collection = collectionOf(path), let store = collection.store else { return nil }
-            if collection.isKeychainLocked {
-                var password = SecretAskpass.ask(
-                    "Enter the password to unlock the keychain \(collection.label) for the Secret Service",
-                    environment: configuration.environment)
-                guard var secret = password else { return nil }
-                defer {
-                    secret.resetBytes(in: 0..<secret.count)
-                    password = nil
-                }
-                do {
-                    try store.unlock(password: secret)
-                } catch {
-                    return nil
-                }
-                // Shared with every process of the user (as `security unlock-keychain` does), when an agent runs.
-                _ = try? store.publishToAgent()
+            guard let collection = collectionOf(path), let store = collection.store else {
+                promptOutcomes.post(SecretPromptOutcome(prompt: prompt.path, unlocked: nil))
+                runningPrompts[prompt.path] = prompt
+                return
             }
-            collection.softLocked = false
-            done.append(path)
+            collected.append(
+                SecretPromptStep(
+                    path: path, store: collection.isKeychainLocked ? store : nil,
+                    question: "Enter the password to unlock the keychain \(collection.label) for the Secret Service"))
         }
-        return done
+        runningPrompts[prompt.path] = prompt
+        let steps = collected
+        let environment = configuration.environment
+        let outcomes = promptOutcomes
+        let path = prompt.path
+        DispatchQueue.global().async {
+            outcomes.post(SecretPromptOutcome(prompt: path, unlocked: SecretPromptStep.run(steps, environment)))
+        }
     }
 
     // MARK: Errors
+
+    /// `secret` copied into locked memory (the session collection's secrets live there).
+    static func locked(_ secret: Data) throws(DBusCallError) -> SecureBytes {
+        do { return try SecureBytes(secret) } catch { throw .failed("no locked memory for the secret (\(error))") }
+    }
 
     private func keychain<R>(_ body: () throws(KeychainStoreError) -> R) throws(DBusCallError) -> R {
         do { return try body() } catch { throw Self.map(error) }
@@ -709,4 +859,53 @@ struct SecretPrompt {
     let owner: String
     /// The objects to unlock.
     let objects: [String]
+}
+
+/// One object of a running prompt: the keychain to unlock with the askpass program's answer (`nil`: nothing to
+/// ask, the collection is only locked by the service).
+struct SecretPromptStep: Sendable {
+    let path: String
+    let store: KeychainStore?
+    let question: String
+
+    /// Asks for and checks each password in turn; the unlocked objects, or `nil` when the prompt is dismissed.
+    static func run(_ steps: [SecretPromptStep], _ environment: [String: String]) -> [String]? {
+        var done: [String] = []
+        for step in steps {
+            if let store = step.store {
+                guard var secret = SecretAskpass.ask(step.question, environment: environment) else { return nil }
+                defer { secret.resetBytes(in: 0..<secret.count) }
+                do {
+                    try store.unlock(password: secret)
+                } catch {
+                    return nil
+                }
+                // Shared with every process of the user (as `security unlock-keychain` does), when an agent runs.
+                _ = try? store.publishToAgent()
+            }
+            done.append(step.path)
+        }
+        return done
+    }
+}
+
+/// What a prompt's thread found.
+struct SecretPromptOutcome: Sendable {
+    let prompt: String
+    /// The unlocked objects, or `nil` when dismissed.
+    let unlocked: [String]?
+}
+
+/// The outcomes of finished prompts, handed from their threads to the bus loop.
+final class SecretPromptOutcomes: Sendable {
+    private let outcomes = Mutex<[SecretPromptOutcome]>([])
+
+    func post(_ outcome: SecretPromptOutcome) { outcomes.withLock { $0.append(outcome) } }
+
+    func take() -> [SecretPromptOutcome] {
+        outcomes.withLock { list in
+            defer { list.removeAll() }
+            return list
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import OSecCrypto
 import OSecDBus
+import OSecSystem
 
 /// One Secret Service session: how secrets travel between the service and one client.
 ///
@@ -20,18 +21,14 @@ final class SecretSession {
     /// The unique bus name of the client that opened it (only it may use the session).
     let owner: String
     let algorithm: Algorithm
-    /// The AES-128 key of a DH session.
-    private var key: Data?
+    /// The AES-128 key of a DH session, in locked memory (zeroed when the session goes).
+    private let key: SecureBytes?
 
-    private init(path: String, owner: String, algorithm: Algorithm, key: Data?) {
+    private init(path: String, owner: String, algorithm: Algorithm, key: SecureBytes?) {
         self.path = path
         self.owner = owner
         self.algorithm = algorithm
         self.key = key
-    }
-
-    deinit {
-        if let count = key?.count { key?.resetBytes(in: 0..<count) }
     }
 
     /// Opens a session for `algorithm` with the client's `input`; returns it and the output for the client.
@@ -48,17 +45,25 @@ final class SecretSession {
             guard let peer = input.unwrappedVariant.bytesValue else {
                 throw .invalidArgs("the \(name) session takes the client's public value as ay")
             }
+            var derived: Data
+            let publicValue: Data
             do {
                 let exchange = try ModPDiffieHellman()
                 var shared = try exchange.sharedSecret(withPeer: peer)
                 defer { shared.resetBytes(in: 0..<shared.count) }
-                let key = try KDF.hkdf(secret: shared, keyLength: 16, digest: .sha256)
-                return (
-                    SecretSession(path: path, owner: owner, algorithm: .dhAES, key: key), .bytes(exchange.publicValue)
-                )
+                derived = try KDF.hkdf(secret: shared, keyLength: 16, digest: .sha256)
+                publicValue = exchange.publicValue
             } catch {
                 throw .invalidArgs("the client's Diffie-Hellman public value is not acceptable (\(error))")
             }
+            defer { derived.resetBytes(in: 0..<derived.count) }
+            let key: SecureBytes
+            do {
+                key = try SecureBytes(derived)
+            } catch {
+                throw .failed("no locked memory for the session key (\(error))")
+            }
+            return (SecretSession(path: path, owner: owner, algorithm: .dhAES, key: key), .bytes(publicValue))
         }
     }
 
@@ -71,7 +76,9 @@ final class SecretSession {
             guard let key else { throw .failed("the session has no key") }
             do {
                 let iv = try SecureRandom.bytes(16)
-                let sealed = try SymmetricCrypto.encrypt(.aes128CBC, key: key, iv: iv, plaintext: secret)
+                let sealed = try key.withTemporaryCopy { key in
+                    try SymmetricCrypto.encrypt(.aes128CBC, key: key, iv: iv, plaintext: secret)
+                }
                 return .structure([.objectPath(path), .bytes(iv), .bytes(sealed), .string(contentType)])
             } catch {
                 throw .failed("cannot encrypt the secret")
@@ -91,7 +98,9 @@ final class SecretSession {
                 throw .invalidArgs("the encrypted secret is not a whole number of AES blocks")
             }
             do {
-                return try SymmetricCrypto.decrypt(.aes128CBC, key: key, iv: parameters, ciphertext: value)
+                return try key.withTemporaryCopy { key in
+                    try SymmetricCrypto.decrypt(.aes128CBC, key: key, iv: parameters, ciphertext: value)
+                }
             } catch {
                 throw .invalidArgs("the secret does not decrypt under the session key")
             }

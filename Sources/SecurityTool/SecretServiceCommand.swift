@@ -34,7 +34,7 @@ enum SecretServiceCommand {
         }
         guard let defaultKeychain = keychains.first else { return ToolOutput.usageStatus }
         let configuration = SecretServiceConfiguration(
-            defaultKeychain: defaultKeychain, keychains: Array(keychains.dropFirst()))
+            defaultKeychain: defaultKeychain, keychains: Array(keychains.dropFirst()), aliasFile: aliasFile())
         do {
             let outcome = try SecretServiceServer.run(configuration: configuration, replace: replace) { name in
                 if SecurityCommand.verbose { ToolOutput.error("secret-service: serving on the session bus as \(name)") }
@@ -47,6 +47,23 @@ enum SecretServiceCommand {
             ToolOutput.error("secret-service: \(error)")
             return 1
         }
+    }
+
+    /// Where SetAlias's aliases are kept: next to the keychain preferences (`$OPENSECURITY_KEYCHAIN_PREFERENCES`'s
+    /// directory, else `$XDG_CONFIG_HOME/opensecurity`, else `~/.config/opensecurity`).
+    private static func aliasFile() -> String? {
+        let environment = ProcessInfo.processInfo.environment
+        let directory: String
+        if let preferences = environment["OPENSECURITY_KEYCHAIN_PREFERENCES"], !preferences.isEmpty {
+            directory = (preferences as NSString).deletingLastPathComponent
+        } else if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+            directory = xdg + "/opensecurity"
+        } else if let home = environment["HOME"], !home.isEmpty {
+            directory = home + "/.config/opensecurity"
+        } else {
+            return nil
+        }
+        return directory + "/" + SecretServiceConfiguration.aliasFileName
     }
 
     private static func searchList() -> [String] {

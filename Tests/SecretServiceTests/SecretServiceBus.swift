@@ -54,12 +54,14 @@ final class SecretServiceBus: @unchecked Sendable {  // used by one test at a ti
             </busconfig>
             """
         try directory.write("session.conf", Data(config.utf8))
-        // The askpass program prints the locked keychain's password (a wrong one when ASKPASS_WRONG exists).
+        // The askpass program prints the locked keychain's password (a wrong one when ASKPASS_WRONG exists), after
+        // 2 seconds when ASKPASS_SLOW exists.
         let askpass = try directory.write(
             "askpass.sh",
             Data(
                 """
                 #!/bin/sh
+                if [ -e "\(directory.path("ASKPASS_SLOW"))" ]; then sleep 2; fi
                 if [ -e "\(directory.path("ASKPASS_WRONG"))" ]; then echo wrong; else echo '\(lockedPassword)'; fi
 
                 """.utf8))
@@ -117,6 +119,28 @@ final class SecretServiceBus: @unchecked Sendable {  // used by one test at a ti
 
     /// The provider process.
     var providerProcess: Process? { provider }
+
+    /// Stops the provider (SIGTERM) and starts it again on the same bus and keychains.
+    func restartProvider() throws {
+        if let provider, provider.isRunning {
+            provider.terminate()
+            provider.waitUntilExit()
+        }
+        try startProvider()
+    }
+
+    /// Starts `executable` in the background with the test environment, its standard output going to `output`.
+    func start(_ executable: String, _ arguments: [String], output: String) throws -> Process {
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
 
     /// Stops the provider (SIGTERM, which it handles) and the bus daemon. Children of a test runner may inherit a
     /// signal mask that blocks SIGTERM (dbus-daemon does not unblock it), so whatever is still running after a
