@@ -73,6 +73,8 @@ final class ScaleSyncRun {
     let started: Date
     private var members: [ScaleSyncMemberProcess] = []
     private var circleNumber = 0
+    /// Members started so far: each gets a keychain of its own name.
+    private var spawned = 0
     private let watchdog: DispatchWorkItem
 
     init(url: String, directory: String, started: Date) {
@@ -98,7 +100,8 @@ final class ScaleSyncRun {
     private func spawn(_ count: Int, circle: String) throws -> [ScaleSyncMemberProcess] {
         var made: [ScaleSyncMemberProcess] = []
         for _ in 0..<count {
-            let name = "m\(members.count)"
+            let name = "m\(spawned)"
+            spawned += 1
             let member = try ScaleSyncMemberProcess(
                 url: url, circle: circle, keychain: directory + "/\(name).keychain-db", name: name)
             liveList.add(member.process)
