@@ -19,7 +19,7 @@ import OpenSSLBaseline
 /// - At every point, the server's row count and the sizes of `osec_items` and its indexes (pg_relation_size,
 ///   pg_indexes_size).
 ///
-/// Bounded in time: about 4 minutes on the 2-core development machine; points still to run are skipped once
+/// Bounded in time: 5.5 minutes on the loaded 2-core development machine; points still to run are skipped once
 /// 9 minutes have passed, and a watchdog stops every member process at 12 minutes. It cleans up: the members quit,
 /// the database it created is dropped, the server is destroyed, the scratch directories are removed.
 enum ScaleSyncBenchmarks {
