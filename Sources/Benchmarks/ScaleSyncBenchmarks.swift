@@ -19,7 +19,7 @@ import OpenSSLBaseline
 /// - At every point, the server's row count and the sizes of `osec_items` and its indexes (pg_relation_size,
 ///   pg_indexes_size).
 ///
-/// Bounded in time: about 4 minutes on the 2-core development machine; points still to run are skipped once
+/// Bounded in time: 5.5 minutes on the loaded 2-core development machine; points still to run are skipped once
 /// 9 minutes have passed, and a watchdog stops every member process at 12 minutes. It cleans up: the members quit,
 /// the database it created is dropped, the server is destroyed, the scratch directories are removed.
 enum ScaleSyncBenchmarks {
@@ -73,6 +73,8 @@ final class ScaleSyncRun {
     let started: Date
     private var members: [ScaleSyncMemberProcess] = []
     private var circleNumber = 0
+    /// Members started so far: each gets a keychain of its own name.
+    private var spawned = 0
     private let watchdog: DispatchWorkItem
 
     init(url: String, directory: String, started: Date) {
@@ -98,7 +100,8 @@ final class ScaleSyncRun {
     private func spawn(_ count: Int, circle: String) throws -> [ScaleSyncMemberProcess] {
         var made: [ScaleSyncMemberProcess] = []
         for _ in 0..<count {
-            let name = "m\(members.count)"
+            let name = "m\(spawned)"
+            spawned += 1
             let member = try ScaleSyncMemberProcess(
                 url: url, circle: circle, keychain: directory + "/\(name).keychain-db", name: name)
             liveList.add(member.process)
