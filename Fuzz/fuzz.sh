@@ -11,7 +11,8 @@
 # keychainfile (a real keychain's pages, WAL and device key mutated, Fuzz/KeychainFileFuzz.swift), tls (what a TLS
 # peer sends: ClientHello with SNI/ALPN, certificate chains, Fuzz/TLSFuzz.swift), keyimport (SecKeyCreateWithData,
 # PEM/PKCS#8/encrypted PKCS#8, SecItemImport, Fuzz/KeyImportFuzz.swift), secitem (SecItem dictionaries on a temporary
-# keychain, Fuzz/SecItemFuzz.swift).
+# keychain, Fuzz/SecItemFuzz.swift), secretservice (Secret Service method calls without a bus,
+# Fuzz/SecretServiceFuzz.swift).
 # The modules a target needs are compiled one by one in layer order, each instrumented with
 # -sanitize=fuzzer,address, because their sources `import` each other by module name; they are shared between
 # targets in .build-fuzz/modules and rebuilt when a source changed. C modules: the system libraries (COpenSSL,
@@ -25,6 +26,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 all_targets=(asn1 x509 pkcs12 cms agent sync keychainfile tls keyimport secitem)
+all_targets+=(secretservice)
 keychain_modules=(OSecASN1 OSecCrypto OSecSQLite OSecSystem OSecKeychainAgent OSecKeychain)
 security_modules=("${keychain_modules[@]}" OSecX509 OSecPKCS12 OSecTrust OSecTLSCore OSecPostgres OSecSync Security)
 
@@ -65,6 +67,11 @@ keychainfile) modules=("${keychain_modules[@]}"); harness=Fuzz/KeychainFileFuzz.
 tls) modules=(OSecASN1 OSecCrypto OSecX509 OSecTLSCore); harness=Fuzz/TLSFuzz.swift; max_len=16384 ;;
 keyimport) modules=("${security_modules[@]}"); harness=Fuzz/KeyImportFuzz.swift; max_len=8192 ;;
 secitem) modules=("${security_modules[@]}"); harness=Fuzz/SecItemFuzz.swift; max_len=2048 ;;
+secretservice)
+    modules=("${keychain_modules[@]}" OSecDBus OSecSecretService)
+    harness=Fuzz/SecretServiceFuzz.swift
+    max_len=4096
+    ;;
 *)
     echo "usage: Fuzz/fuzz.sh [build] ${all_targets[*]// /|} [seconds] [libFuzzer flags...] | all [seconds]" >&2
     exit 2
@@ -89,6 +96,8 @@ flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -packag
 c_flags=(-I Sources/COpenSSL -I Sources/CLibSSL -I Sources/CSQLite -I Sources/CLibPQ
     -Xcc -fmodule-map-file="$mods/module.modulemap")
 for include in $(pkg-config --cflags-only-I libpq libssl sqlite3 2>/dev/null); do c_flags+=(-Xcc "$include"); done
+c_flags+=(-I Sources/CDBus)
+for include in $(pkg-config --cflags-only-I dbus-1 2>/dev/null); do c_flags+=(-Xcc "$include"); done
 
 cat > "$mods/module.modulemap.new" <<MAP
 module COpenSSLShims {
@@ -126,6 +135,8 @@ for module in "${modules[@]}"; do
     if [ "$stale" = true ]; then
         extra=()
         [ "$target" = pkcs12 ] && [ "$module" = OSecPKCS12 ] && extra+=(-D PKCS12_FUZZING)
+        # The secretservice harness makes DBusMethodCall values, whose initializer is internal.
+        [ "$module" = OSecDBus ] && extra+=(-enable-testing)
         echo "fuzz.sh: compiling $module" >&2
         # shellcheck disable=SC2046
         "$swiftc" "${flags[@]}" "${c_flags[@]}" -module-name "$module" -wmo -emit-module \
@@ -140,6 +151,7 @@ for module in "${modules[@]}"; do
     OSecTLSCore) shims+=(CTLSShims:shims.c); link+=(-lssl -lcrypto) ;;
     OSecSQLite) link+=(-lsqlite3) ;;
     OSecPostgres) link+=(-lpq) ;;
+    OSecDBus) link+=(-ldbus-1) ;;
     esac
 done
 for shim in "${shims[@]}"; do

@@ -54,6 +54,17 @@ for _ in $(seq 50); do
     sleep 0.1
 done
 kill -0 "${pids[0]}" 2> /dev/null || fail "the keychain agent did not start: $(cat "$work/agent.log")"
+# The agent exits after 10 s with nothing unlocked and no request (by design). On a loaded machine one client
+# iteration (five `security` processes) or the first create-keychain can take longer than that, so a session's
+# usual traffic keeps it in use: a listing every 2 s.
+(
+    while true; do
+        "$sec" keychain-agent -l > /dev/null 2>&1 || { echo "keep-alive list" >&2; exit 1; }
+        sleep 2
+    done
+) 2> "$work/keepalive-clients.log" &
+loops+=($!)
+
 "$sec" create-keychain -p soak "$work/agent.keychain-db" > /dev/null
 (
     i=0
