@@ -39,6 +39,7 @@ _Static_assert(sizeof(DBusMessageIter) == 72, "DBusMessageIter must match libdbu
     X(message_get_member)                                                                                              \
     X(message_get_no_reply)                                                                                            \
     X(message_get_path)                                                                                                \
+    X(message_get_reply_serial)                                                                                        \
     X(message_get_sender)                                                                                              \
     X(message_get_signature)                                                                                           \
     X(message_get_type)                                                                                                \
@@ -56,6 +57,7 @@ _Static_assert(sizeof(DBusMessageIter) == 72, "DBusMessageIter must match libdbu
     X(message_iter_open_container)                                                                                     \
     X(message_iter_recurse)                                                                                            \
     X(message_new_error)                                                                                               \
+    X(message_new_method_call)                                                                                         \
     X(message_new_method_return)                                                                                       \
     X(message_new_signal)                                                                                              \
     X(message_set_destination)                                                                                         \
@@ -180,6 +182,13 @@ const char *osec_dbus_message_get_interface(DBusMessage *message) { return dbus.
 const char *osec_dbus_message_get_member(DBusMessage *message) { return dbus.message_get_member(message); }
 dbus_bool_t osec_dbus_message_get_no_reply(DBusMessage *message) { return dbus.message_get_no_reply(message); }
 const char *osec_dbus_message_get_path(DBusMessage *message) { return dbus.message_get_path(message); }
+dbus_uint32_t osec_dbus_message_get_reply_serial(DBusMessage *message) {
+    return dbus.message_get_reply_serial(message);
+}
+DBusMessage *osec_dbus_message_new_method_call(const char *destination, const char *path, const char *iface,
+                                             const char *method) {
+    return dbus.message_new_method_call(destination, path, iface, method);
+}
 const char *osec_dbus_message_get_sender(DBusMessage *message) { return dbus.message_get_sender(message); }
 const char *osec_dbus_message_get_signature(DBusMessage *message) { return dbus.message_get_signature(message); }
 int osec_dbus_message_get_type(DBusMessage *message) { return dbus.message_get_type(message); }

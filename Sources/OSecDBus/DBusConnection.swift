@@ -113,23 +113,23 @@ package final class DBusConnection: @unchecked Sendable {  // sendable: used by 
         guard userCache[name] == nil else { return }
         if pendingUserLookups.count >= Self.maximumCachedNames { pendingUserLookups.removeAll() }
         guard
-            let call = dbus_message_new_method_call(
+            let call = osec_dbus_message_new_method_call(
                 "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixUser")
         else { return }
-        defer { dbus_message_unref(call) }
+        defer { osec_dbus_message_unref(call) }
         guard (try? DBusCodec.append([.string(name)], to: call)) != nil else { return }
         var serial: dbus_uint32_t = 0
-        guard dbus_connection_send(raw, call, &serial) != 0 else { return }
+        guard osec_dbus_connection_send(raw, call, &serial) != 0 else { return }
         pendingUserLookups[serial] = name
     }
 
     /// Takes the answer to a ``prefetchUnixUser(of:)`` call; `false` when `message` is not one.
     private func takeUserLookup(_ message: OpaquePointer) -> Bool {
-        let type = dbus_message_get_type(message)
+        let type = osec_dbus_message_get_type(message)
         guard type == 2 || type == 3,  // method return, error
-            let name = pendingUserLookups.removeValue(forKey: dbus_message_get_reply_serial(message))
+            let name = pendingUserLookups.removeValue(forKey: osec_dbus_message_get_reply_serial(message))
         else { return false }
-        guard type == 2, Self.string(dbus_message_get_sender(message)) == "org.freedesktop.DBus",
+        guard type == 2, Self.string(osec_dbus_message_get_sender(message)) == "org.freedesktop.DBus",
             case .uint32(let uid)? = (try? DBusCodec.decodeArguments(message))?.first
         else { return true }
         if userCache.count > Self.maximumCachedNames { userCache.removeAll() }

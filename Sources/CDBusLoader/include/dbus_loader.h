@@ -84,6 +84,7 @@ const char *osec_dbus_message_get_interface(DBusMessage *message);
 const char *osec_dbus_message_get_member(DBusMessage *message);
 dbus_bool_t osec_dbus_message_get_no_reply(DBusMessage *message);
 const char *osec_dbus_message_get_path(DBusMessage *message);
+dbus_uint32_t osec_dbus_message_get_reply_serial(DBusMessage *message);
 const char *osec_dbus_message_get_sender(DBusMessage *message);
 const char *osec_dbus_message_get_signature(DBusMessage *message);
 int osec_dbus_message_get_type(DBusMessage *message);
@@ -103,6 +104,8 @@ dbus_bool_t osec_dbus_message_iter_open_container(DBusMessageIter *iter, int typ
                                                   DBusMessageIter *sub);
 void osec_dbus_message_iter_recurse(DBusMessageIter *iter, DBusMessageIter *sub);
 DBusMessage *osec_dbus_message_new_error(DBusMessage *reply_to, const char *error_name, const char *error_message);
+DBusMessage *osec_dbus_message_new_method_call(const char *destination, const char *path, const char *iface,
+                                             const char *method);
 DBusMessage *osec_dbus_message_new_method_return(DBusMessage *method_call);
 DBusMessage *osec_dbus_message_new_signal(const char *path, const char *iface, const char *name);
 dbus_bool_t osec_dbus_message_set_destination(DBusMessage *message, const char *destination);
