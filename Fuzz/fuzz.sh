@@ -96,8 +96,6 @@ flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -packag
 c_flags=(-I Sources/COpenSSL -I Sources/CLibSSL -I Sources/CSQLite -I Sources/CLibPQ
     -Xcc -fmodule-map-file="$mods/module.modulemap")
 for include in $(pkg-config --cflags-only-I libpq libssl sqlite3 2>/dev/null); do c_flags+=(-Xcc "$include"); done
-c_flags+=(-I Sources/CDBus)
-for include in $(pkg-config --cflags-only-I dbus-1 2>/dev/null); do c_flags+=(-Xcc "$include"); done
 
 cat > "$mods/module.modulemap.new" <<MAP
 module COpenSSLShims {
@@ -110,6 +108,14 @@ module CTLSShims {
 }
 module CSystemShims {
     header "$root/Sources/CSystemShims/include/system_shims.h"
+    export *
+}
+module CLibPQLoader {
+    header "$root/Sources/CLibPQLoader/include/libpq_loader.h"
+    export *
+}
+module CDBusLoader {
+    header "$root/Sources/CDBusLoader/include/dbus_loader.h"
     export *
 }
 MAP
@@ -150,8 +156,9 @@ for module in "${modules[@]}"; do
     OSecSystem) shims+=(CSystemShims:system_shims.c) ;;
     OSecTLSCore) shims+=(CTLSShims:shims.c); link+=(-lssl -lcrypto) ;;
     OSecSQLite) link+=(-lsqlite3) ;;
-    OSecPostgres) link+=(-lpq) ;;
-    OSecDBus) link+=(-ldbus-1) ;;
+    # libpq and libdbus are opened with dlopen on first use, through the loader targets (as in the package).
+    OSecPostgres) shims+=(CLibPQLoader:libpq_loader.c); link+=(-ldl) ;;
+    OSecDBus) shims+=(CDBusLoader:dbus_loader.c); link+=(-ldl) ;;
     esac
 done
 for shim in "${shims[@]}"; do
