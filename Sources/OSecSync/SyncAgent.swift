@@ -38,8 +38,10 @@ package final class SyncAgent: @unchecked Sendable {  // sendable: state is atom
 
     /// Starts the background sync of `store` when it is in a circle (or the environment names one) and none runs
     /// in this process for that keychain yet. Returns at once.
-    /// - Parameter environment: the variables to read (nil: the process's, read only when background syncing is on,
-    ///   since building Foundation's environment dictionary is a noticeable part of a one-shot process's start-up).
+    /// - Parameters:
+    ///   - store: the keychain to keep in sync.
+    ///   - environment: the variables to read (nil: the process's, read only when background syncing is on,
+    ///     since building Foundation's environment dictionary is a noticeable part of a one-shot process's start-up).
     package static func attach(_ store: KeychainStore, environment: [String: String]? = nil) {
         guard backgroundEnabled.load(ordering: .relaxed) else { return }
         let environment = environment ?? ProcessInfo.processInfo.environment
