@@ -77,7 +77,7 @@ let package = Package(
         .target(name: "OSecASN1"),
         .target(name: "OSecX509", dependencies: ["OSecASN1", "OSecCrypto"]),
         .target(name: "OSecPKCS12", dependencies: ["OSecASN1", "OSecCrypto", "OSecX509"]),
-        .target(name: "OSecTrust", dependencies: ["OSecASN1", "OSecCrypto", "OSecX509"]),
+        .target(name: "OSecTrust", dependencies: ["OSecASN1", "OSecCrypto", "OSecSystem", "OSecX509"]),
         // CMS (RFC 5652): SignedData, EnvelopedData and AuthEnvelopedData structures, for CMSEncoder/CMSDecoder.
         .target(name: "OSecCMS", dependencies: ["OSecASN1", "OSecCrypto", "OSecX509"]),
         // The per-user keychain agent (server and client): unlock state shared between processes of one user.

@@ -43,7 +43,7 @@ package final class SocketReactor: Sendable {
 
     /// Behind a pthread mutex rather than `Synchronization.Mutex`, whose futex lock ThreadSanitizer cannot see:
     /// with it every waiter hand-over between a task and the poll thread was reported as a race (docs/fuzzing.md).
-    private let state = LockedState(State())
+    private let state = LockedValue(State())
     /// The self-pipe that wakes the poll thread when the waiter set changes.
     private let wakeRead: Int32
     private let wakeWrite: Int32
@@ -157,14 +157,17 @@ package final class SocketReactor: Sendable {
     }
 }
 
-/// A value behind an `NSLock` (a pthread mutex, whose ordering ThreadSanitizer sees).
-private final class LockedState<Value>: @unchecked Sendable {  // sendable: `value` is only touched under `lock`
+/// A value behind an `NSLock` (a pthread mutex). Used instead of `Synchronization.Mutex` for state that several
+/// threads share: Mutex's futex lock is invisible to ThreadSanitizer, which then reports every hand-over between
+/// threads as a race (docs/fuzzing.md, "Sanitizers"); a pthread mutex it sees. OSecTLSCore, a peer wrapper that
+/// cannot import this module, keeps its own copy.
+package final class LockedValue<Value>: @unchecked Sendable {  // sendable: `value` is only touched under `lock`
     private let lock = NSLock()
     private var value: Value
 
-    init(_ value: Value) { self.value = value }
+    package init(_ value: Value) { self.value = value }
 
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    package func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

@@ -1,6 +1,7 @@
 import Foundation
 import OSecASN1
 import OSecCrypto
+import OSecSystem
 import OSecX509
 
 /// A certificate with the extensions the validator needs decoded once, its public key built on first use and

@@ -1,4 +1,5 @@
 import OSecASN1
+import OSecSystem
 import OSecX509
 
 /// The outcome of one evaluation: the chain we report and every failed check on it.
