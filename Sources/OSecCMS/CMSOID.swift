@@ -1,6 +1,8 @@
 import OSecASN1
+import OSecX509
 
 /// Object identifiers of RFC 5652 (CMS), RFC 8551 (S/MIME attributes) and the algorithms CMS names.
+/// Where OSecX509 already names an identifier, the constant here is that one (one source for each arc).
 package enum CMSOID {
     /// id-data (1.2.840.113549.1.7.1).
     package static let data: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 7, 1]
@@ -40,35 +42,35 @@ package enum CMSOID {
     // MARK: Algorithms
 
     /// rsaEncryption: PKCS#1 v1.5 signatures (with the SignerInfo's digest) and key transport.
-    package static let rsaEncryption: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 1, 1]
+    package static let rsaEncryption: ASN1ObjectIdentifier = X509OID.rsaEncryption
     /// id-RSAES-OAEP (RFC 3560).
     package static let rsaesOAEP: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 1, 7]
     /// id-RSASSA-PSS.
-    package static let rsassaPSS: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 1, 10]
+    package static let rsassaPSS: ASN1ObjectIdentifier = X509OID.rsassaPSS
     /// id-mgf1.
-    package static let mgf1: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 1, 8]
+    package static let mgf1: ASN1ObjectIdentifier = X509OID.mgf1
     /// id-ecPublicKey (some signers name the key type, not the signature algorithm).
-    package static let ecPublicKey: ASN1ObjectIdentifier = [1, 2, 840, 10045, 2, 1]
+    package static let ecPublicKey: ASN1ObjectIdentifier = X509OID.ecPublicKey
     /// ecdsa-with-SHA1.
-    package static let ecdsaWithSHA1: ASN1ObjectIdentifier = [1, 2, 840, 10045, 4, 1]
+    package static let ecdsaWithSHA1: ASN1ObjectIdentifier = X509OID.ecdsaWithSHA1
     /// ecdsa-with-SHA224.
-    package static let ecdsaWithSHA224: ASN1ObjectIdentifier = [1, 2, 840, 10045, 4, 3, 1]
+    package static let ecdsaWithSHA224: ASN1ObjectIdentifier = X509OID.ecdsaWithSHA224
     /// ecdsa-with-SHA256.
-    package static let ecdsaWithSHA256: ASN1ObjectIdentifier = [1, 2, 840, 10045, 4, 3, 2]
+    package static let ecdsaWithSHA256: ASN1ObjectIdentifier = X509OID.ecdsaWithSHA256
     /// ecdsa-with-SHA384.
-    package static let ecdsaWithSHA384: ASN1ObjectIdentifier = [1, 2, 840, 10045, 4, 3, 3]
+    package static let ecdsaWithSHA384: ASN1ObjectIdentifier = X509OID.ecdsaWithSHA384
     /// ecdsa-with-SHA512.
-    package static let ecdsaWithSHA512: ASN1ObjectIdentifier = [1, 2, 840, 10045, 4, 3, 4]
+    package static let ecdsaWithSHA512: ASN1ObjectIdentifier = X509OID.ecdsaWithSHA512
     /// id-sha1.
-    package static let sha1: ASN1ObjectIdentifier = [1, 3, 14, 3, 2, 26]
+    package static let sha1: ASN1ObjectIdentifier = X509OID.sha1
     /// id-sha224.
-    package static let sha224: ASN1ObjectIdentifier = [2, 16, 840, 1, 101, 3, 4, 2, 4]
+    package static let sha224: ASN1ObjectIdentifier = X509OID.sha224
     /// id-sha256.
-    package static let sha256: ASN1ObjectIdentifier = [2, 16, 840, 1, 101, 3, 4, 2, 1]
+    package static let sha256: ASN1ObjectIdentifier = X509OID.sha256
     /// id-sha384.
-    package static let sha384: ASN1ObjectIdentifier = [2, 16, 840, 1, 101, 3, 4, 2, 2]
+    package static let sha384: ASN1ObjectIdentifier = X509OID.sha384
     /// id-sha512.
-    package static let sha512: ASN1ObjectIdentifier = [2, 16, 840, 1, 101, 3, 4, 2, 3]
+    package static let sha512: ASN1ObjectIdentifier = X509OID.sha512
     /// id-aes128-CBC.
     package static let aes128CBC: ASN1ObjectIdentifier = [2, 16, 840, 1, 101, 3, 4, 1, 2]
     /// id-aes192-CBC.
