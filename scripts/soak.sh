@@ -8,6 +8,7 @@
 #   tls    TLSLoad: a TLSListener and rounds of 8 concurrent TLSConnection clients × 20 requests, without end;
 #   sync   `security sync-agent` on one keychain of a circle (only when PostgreSQL can be started with
 #          scripts/pg-test-server.sh): a client loop changes 16 passwords of a second member and syncs it.
+# Descriptors and threads are sampled as the least of five reads 0.2 s apart (a connection in flight is not growth).
 # The first third of the samples is the warm-up; any later sample above the warm-up's maxima fails the soak: more
 # descriptors, more threads, or resident memory more than 10 % + 4 MiB above (allocator noise). A long-lived process that dies,
 # or a client loop that fails, fails it too. Uses the debug build (`swift build` first).
@@ -44,25 +45,26 @@ fail() {
     exit 1
 }
 
-# The keychain agent (started first: a client that finds none starts a detached one) and its clients.
-"$sec" keychain-agent > "$work/agent.log" 2>&1 &
-pids+=($!)
+# The keychain agent and its clients. The agent exits after 10 s with nothing unlocked and no request (by design),
+# and on a loaded machine one `security` process can take longer than that. A login session keeps its login keychain
+# unlocked, so its agent stays up for the whole session: the soak does the same, timing-independently. It creates
+# a session keychain with no timeout and unlocks it, which starts the agent on demand (detached, as for a user), and
+# samples that agent, whose pid `keychain-agent -l` prints.
+"$sec" create-keychain -p session "$work/session.keychain-db" > /dev/null
+"$sec" set-keychain-settings "$work/session.keychain-db" # no timeout, no lock on sleep
+"$sec" unlock-keychain -p session "$work/session.keychain-db" > /dev/null
+agent="$("$sec" keychain-agent -l | awk 'NR == 1 && $1 == "keychain" && $2 == "agent" { print $3 }')"
+[ -n "$agent" ] && kill -0 "$agent" 2> /dev/null || fail "the keychain agent did not start"
+pids+=("$agent")
 names+=(agent)
-# Let it bind its socket first (a client finding none would start a detached agent of its own).
-for _ in $(seq 50); do
-    "$sec" keychain-agent -l > /dev/null 2>&1 && break
-    sleep 0.1
-done
-kill -0 "${pids[0]}" 2> /dev/null || fail "the keychain agent did not start: $(cat "$work/agent.log")"
-# The agent exits after 10 s with nothing unlocked and no request (by design). On a loaded machine one client
-# iteration (five `security` processes) or the first create-keychain can take longer than that, so a session's
-# usual traffic keeps it in use: a listing every 2 s.
+: > "$work/agent.log"
+# Session traffic besides the client loop below: a listing every 2 s.
 (
     while true; do
-        "$sec" keychain-agent -l > /dev/null 2>&1 || { echo "keep-alive list" >&2; exit 1; }
+        "$sec" keychain-agent -l > /dev/null 2>&1 || { echo "list" >&2; exit 1; }
         sleep 2
     done
-) 2> "$work/keepalive-clients.log" &
+) 2> "$work/listing-clients.log" &
 loops+=($!)
 
 "$sec" create-keychain -p soak "$work/agent.keychain-db" > /dev/null
@@ -124,12 +126,19 @@ else
 fi
 
 sample() { # pid -> "fds threads rss_kb"
-    local pid="$1"
-    [ -d "/proc/$pid" ] || { echo "dead"; return; }
-    local fds threads rss
-    fds="$(find "/proc/$pid/fd" -mindepth 1 -maxdepth 1 2> /dev/null | wc -l)"
-    threads="$(awk '/^Threads:/ {print $2}' "/proc/$pid/status")"
-    rss="$(awk '/^VmRSS:/ {print $2}' "/proc/$pid/status")"
+    # Descriptors and threads are the least of five reads 0.2 s apart: a connection or a worker in flight at the
+    # moment of one read is not growth, a leaked descriptor or thread is there at every read.
+    local pid="$1" fds="" threads="" rss="" f t
+    for _ in 1 2 3 4 5; do
+        [ -d "/proc/$pid" ] || { echo "dead"; return; }
+        f="$(find "/proc/$pid/fd" -mindepth 1 -maxdepth 1 2> /dev/null | wc -l)"
+        t="$(awk '/^Threads:/ {print $2}' "/proc/$pid/status" 2> /dev/null)"
+        rss="$(awk '/^VmRSS:/ {print $2}' "/proc/$pid/status" 2> /dev/null)"
+        [ -n "$t" ] && [ -n "$rss" ] || { echo "dead"; return; }
+        [ -z "$fds" ] || [ "$f" -lt "$fds" ] && fds="$f"
+        [ -z "$threads" ] || [ "$t" -lt "$threads" ] && threads="$t"
+        sleep 0.2
+    done
     echo "$fds $threads $rss"
 }
 
