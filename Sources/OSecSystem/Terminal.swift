@@ -107,18 +107,26 @@ package enum Terminal {
 /// Restores the terminal when a signal interrupts a no-echo prompt (state for the C signal handler).
 private enum TerminalRestore {
     nonisolated(unsafe) static var descriptor: Int32 = -1
-    nonisolated(unsafe) static var settings = termios()
+    /// The settings to restore, in storage of the C struct's own size. Not a static stored property of type
+    /// `termios`: Swift 6.3 emits that global 3 bytes short of the struct (57 of 60 bytes, `nm -S`: the padding
+    /// inside the C layout is not counted) while a store writes all 60, so it wrote past the global
+    /// (AddressSanitizer: global-buffer-overflow, found by `scripts/sanitize.sh address` in the prompt tests).
+    nonisolated(unsafe) static let settings: UnsafeMutablePointer<termios> = {
+        let storage = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+        storage.initialize(to: termios())
+        return storage
+    }()
     nonisolated(unsafe) static var previous: [Int32: sigaction] = [:]
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP]
 
     static func arm(descriptor: Int32, settings: termios) {
-        self.settings = settings
+        self.settings.pointee = settings
         self.descriptor = descriptor
         for signal in signals {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { number in
                 if TerminalRestore.descriptor >= 0 {
-                    _ = tcsetattr(TerminalRestore.descriptor, TCSAFLUSH, &TerminalRestore.settings)
+                    _ = tcsetattr(TerminalRestore.descriptor, TCSAFLUSH, TerminalRestore.settings)
                 }
                 Glibc.signal(number, SIG_DFL)
                 raise(number)

@@ -37,7 +37,12 @@ struct SecurityToolPromptTests {
                         time.sleep(0.2)
                         os.write(fd, answers.pop(0).encode() + b"\\n")
                         buffer = b""
-            _, status = os.waitpid(pid, 0)
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done == 0:
+                # Still running at the deadline (e.g. blocked writing to a terminal nobody reads): a failure, not a hang.
+                os.kill(pid, 9)
+                out += b"\\n[no exit within 60 s: killed]"
+                _, status = os.waitpid(pid, 0)
             result = {"status": os.waitstatus_to_exitcode(status), "out": out.decode("utf-8", "replace")}
             sys.stdout.write(json.dumps(result))
             """
