@@ -61,7 +61,9 @@ struct AttributeDictionary {
                 var dropped: [Int] = []
                 for index in keyObjects.indices {
                     let keyObject = keyObjects[index]
-                    if type(of: keyObject) == NSString.self, let ns = keyObject as? NSString {
+                    // A cast from `Any` to a class goes through the runtime's general cast (bridging conformances
+                    // included); through `AnyObject` it is a class check (callgrind: 355 against 233 per key).
+                    if type(of: keyObject) == NSString.self, let ns = (keyObject as AnyObject) as? NSString {
                         result.keys.append(ns as String)
                     } else if let other = stringValue(keyObject) {
                         result.keys.append(other)
@@ -176,6 +178,8 @@ struct AttributeDictionary {
 
     static func stringValue(_ raw: Any) -> String? {
         if type(of: raw) == String.self, let s = raw as? String { return s }
+        // What bridged dictionaries hold: a class check through `AnyObject` (see `stringKeyedEntries`).
+        if type(of: raw) == NSString.self, let s = (raw as AnyObject) as? NSString { return s as String }
         if let s = raw as? NSString { return s as String }
         if let s = raw as? String { return s }
         if let s = raw as? Substring { return String(s) }
@@ -190,6 +194,22 @@ struct AttributeDictionary {
         if let b = raw as? [UInt8] { return Data(b) }
         if let d = raw as? Data { return d }
         return nil
+    }
+
+    /// `raw` as an NSNumber: the exact classes bridged numbers and booleans have are checked through
+    /// `AnyObject` (a class check); anything else goes through Swift's full cast.
+    static func numberValue(_ raw: Any) -> NSNumber? {
+        let rawType = ObjectIdentifier(type(of: raw))
+        if rawType == PlainValueClasses.boolean || rawType == PlainValueClasses.number {
+            return (raw as AnyObject) as? NSNumber
+        }
+        return raw as? NSNumber
+    }
+
+    /// `raw` as an object of exactly `type` (a final class), checked through `AnyObject`; else Swift's full cast.
+    static func object<T: AnyObject>(_ raw: Any, as type: T.Type) -> T? {
+        if Swift.type(of: raw) == type { return (raw as AnyObject) as? T }
+        return raw as? T
     }
 
     static func boolValue(_ raw: Any) -> Bool? {

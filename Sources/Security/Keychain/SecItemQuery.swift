@@ -229,7 +229,7 @@ struct SecItemQuery {
 
     private mutating func applyReturn(_ which: SecItemQueryKey.Return, _ key: String, _ value: Any) throws {
         let b: Bool
-        if let n = value as? NSNumber {  // what bridged dictionaries hold; checked first (cheapest cast)
+        if let n = AttributeDictionary.numberValue(value) {  // what bridged dictionaries hold; checked first
             b = n.boolValue
         } else if let v = value as? Bool {
             b = v
@@ -247,7 +247,11 @@ struct SecItemQuery {
     private mutating func applyUse(_ use: SecItemQueryKey.Use, _ value: Any) throws {
         switch use {
         case .keychain:
-            if let keychain = value as? SecKeychain { keychains = [keychain] } else { keychains = [value as AnyObject] }
+            if let keychain = AttributeDictionary.object(value, as: SecKeychain.self) {
+                keychains = [keychain]
+            } else {
+                keychains = [value as AnyObject]
+            }
         case .itemList:
             sawUseItemList = true
             guard let list = SecItemQuery.array(value) else { throw SecError.param("kSecUseItemList must be an array") }
