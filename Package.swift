@@ -110,7 +110,8 @@ let package = Package(
         .target(name: "LocalAuthentication", dependencies: ["Security"]),
 
         // MARK: Conveniences on Apple's API only (keychain one-liners, RSA helpers, the transport envelope)
-        .target(name: "OpenSecurityKit", dependencies: ["Security", "CommonCrypto"]),
+        // OSecCrypto only for the envelope's one-pass AES-GCM seal of a `Data` (docs/design/kit.md, Performance).
+        .target(name: "OpenSecurityKit", dependencies: ["Security", "CommonCrypto", "OSecCrypto"]),
 
         // MARK: Tools
         .executableTarget(

@@ -147,6 +147,11 @@ enum TLSBenchmarks {
     static func primeSession(_ fixture: Fixture, peerID: Data) throws {
         let pair = try Pair(fixture, server: fixture.serverEC, clientIdentity: nil, peerID: peerID)
         try pair.handshake()
+        // The suite the C baseline negotiates too (tls_baseline.c, kSuites13): TLS_AES_128_GCM_SHA256.
+        var suite: SSLCipherSuite = 0
+        guard SSLGetNegotiatedCipher(pair.client, &suite) == errSecSuccess, suite == TLS_AES_128_GCM_SHA256 else {
+            throw BenchFailure()
+        }
         var byte: UInt8 = 0
         var processed = 0
         _ = SSLRead(pair.client, &byte, 1, &processed)  // processes the tickets, then would block

@@ -105,6 +105,34 @@ private let cliCiphers: [(BlockCipher, String, [String])] = [
         }
     }
 
+    /// The combined seal agrees with the two-part one for every size around the shim's pieces (empty, one
+    /// byte, block edges, a `Data` slice that does not start at index 0) and refuses what the two-part one refuses.
+    @Test func aesGCMSealCombinedMatchesSeal() throws {
+        let key = try SecureRandom.bytes(32)
+        let nonce = try SecureRandom.bytes(12)
+        let aad = Data("merchant-42".utf8)
+        let source = try SecureRandom.bytes(3 << 20)
+        for length in [0, 1, 15, 16, 17, 1024, 32 * 1024 - 1, 32 * 1024, 32 * 1024 + 1, 1 << 20, (1 << 20) + 5] {
+            let message = source.subdata(in: 0..<(length + 3))[3...]  // a slice whose indices start at 3
+            let parts = try AESGCM.seal(key: key, nonce: nonce, plaintext: message, aad: aad)
+            let combined = try AESGCM.sealCombined(key: key, nonce: nonce, plaintext: message, aad: aad)
+            #expect(combined == [UInt8](parts.ciphertext + parts.tag), "length \(length)")
+            #expect(try AESGCM.sealCombined(key: key, nonce: nonce, plaintext: [UInt8](message), aad: aad) == combined)
+            let short = try AESGCM.sealCombined(key: key, nonce: nonce, plaintext: message, aad: aad, tagLength: 12)
+            #expect(short == Array(combined.prefix(message.count + 12)))
+        }
+        let message = Data("attack at dawn".utf8)
+        for (badKey, badNonce, tagLength) in [
+            (Data(count: 20), nonce, 16), (key, Data(), 16), (key, nonce, 11), (key, nonce, 17),
+            (key, Data(count: AESGCM.maximumLongNonceLength + 1), 16),
+        ] {
+            #expect(throws: CryptoError(.invalidParameter, "")) {
+                try AESGCM.sealCombined(
+                    key: badKey, nonce: badNonce, plaintext: message, aad: Data(), tagLength: tagLength)
+            }
+        }
+    }
+
     @Test func aesGCMRoundTripAndErrors() throws {
         let key = try SecureRandom.bytes(32)
         let nonce = try SecureRandom.bytes(12)

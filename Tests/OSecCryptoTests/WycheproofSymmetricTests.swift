@@ -67,6 +67,42 @@ private struct PBKDFGroup: Decodable {
         tally.finish(numberOfTests: file.numberOfTests)
     }
 
+    /// The combined seal (``AESGCM/sealCombined(key:nonce:plaintext:aad:tagLength:)``) on every vector: a valid
+    /// one gives exactly ct ‖ tag, from a `Data` and from a byte array alike (every nonce length, 1 to 257 bytes);
+    /// the empty-nonce vectors are refused.
+    @Test func aesGCMSealCombined() throws {
+        let file = try Wycheproof.load("aes_gcm_test.json", AEADGroup.self)
+        var sealed = 0
+        var refused = 0
+        for group in file.testGroups {
+            for t in group.tests {
+                let key = Hex.data(t.key)
+                let iv = Hex.data(t.iv)
+                let aad = Hex.data(t.aad)
+                let msg = Hex.data(t.msg)
+                let expected = [UInt8](Hex.data(t.ct) + Hex.data(t.tag))
+                if iv.isEmpty {
+                    #expect(throws: CryptoError(.invalidParameter, "")) {
+                        try AESGCM.sealCombined(key: key, nonce: iv, plaintext: msg, aad: aad)
+                    }
+                    refused += 1
+                    continue
+                }
+                guard t.result == .valid else { continue }
+                let fromData = try AESGCM.sealCombined(
+                    key: key, nonce: iv, plaintext: msg, aad: aad, tagLength: group.tagSize / 8)
+                let fromBytes = try AESGCM.sealCombined(
+                    key: [UInt8](key), nonce: [UInt8](iv), plaintext: [UInt8](msg), aad: [UInt8](aad),
+                    tagLength: group.tagSize / 8)
+                #expect(fromData == expected, "tcId \(t.tcId) sealed differently")
+                #expect(fromBytes == expected, "tcId \(t.tcId) sealed differently (bytes)")
+                sealed += 1
+            }
+        }
+        #expect(sealed == 229)  // every valid vector of aes_gcm_test.json
+        #expect(refused == 6)
+    }
+
     /// The prepared-key path (``AESGCMKey``) on every 12-byte-nonce vector, one key object per distinct key so
     /// that each is reused across many messages, valid and invalid interleaved.
     @Test func aesGCMPreparedKey() throws {

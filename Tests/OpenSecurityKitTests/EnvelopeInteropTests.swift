@@ -117,6 +117,32 @@ struct EnvelopeInteropTests {
         #expect(wrongSender.status == 1)
     }
 
+    /// The one-pass seal (a `Data`, a `Data` slice that does not start at index 0, a byte array) at every size class
+    /// gives envelopes an independent implementation opens to the same bytes.
+    @Test(.enabled(if: Program.isAvailable(python), "needs python3"))
+    func theScriptOpensOurModernEnvelopesOfEverySizeAndSource() throws {
+        let dir = try TemporaryDirectory()
+        try keyFiles(dir, recipient)
+        let source = Data((0..<((1 << 20) + 7)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 3) })
+        for length in [0, 1, 1024, 32 * 1024 + 1, 1 << 20] {
+            let whole = source.prefix(length)
+            let slice = source.dropFirst(source.count - length)  // startIndex > 0
+            let envelopes = [
+                try Envelope.seal(whole, to: KitKeys.publicKey(recipient), id: "size-\(length)"),
+                try Envelope.seal(slice, to: KitKeys.publicKey(recipient), id: "slice-\(length)"),
+                try Envelope.seal(bytes: [UInt8](whole), to: KitKeys.publicKey(recipient), id: "bytes-\(length)"),
+            ]
+            for (envelope, expected) in zip(envelopes, [whole, slice, whole]) {
+                let opened = try Program.run(
+                    Self.python, [Self.script, "open", "--key", dir.path("recipient.pem")],
+                    stdin: try envelope.jsonData())
+                try #require(opened.status != 3, "no AES-GCM available to the script: \(opened.stderr)")
+                #expect(opened.status == 0, "\(envelope.identifier): \(opened.stderr)")
+                #expect(opened.stdout == Data(expected), "\(envelope.identifier)")
+            }
+        }
+    }
+
     @Test(.enabled(if: Program.isAvailable(python), "needs python3"))
     func weOpenAModernEnvelopeSealedByTheScript() throws {
         let dir = try TemporaryDirectory()

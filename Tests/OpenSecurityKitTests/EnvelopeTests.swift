@@ -55,9 +55,10 @@ import Testing
         }
     }
 
-    /// `Data` longer than one piece is streamed to the cipher: every length around the piece boundaries, and
-    /// slices that do not start at index 0, give the ciphertext the byte-array path gives (same key and nonce
-    /// cannot be forced, so each is checked by opening it, in both directions of the two paths).
+    /// `Data` is lent to the cipher as it is (OSecCrypto's one-pass seal; it used to be streamed in 32 KiB pieces):
+    /// every length around the old piece boundaries, and slices that do not start at index 0, give the ciphertext
+    /// the byte-array path gives (same key and nonce cannot be forced, so each is checked by opening it, in both
+    /// directions of the two paths).
     @Test func streamedDataMessagesOpenAtEveryPieceBoundary() throws {
         let piece = 32 * 1024
         let source = Data((0..<(3 * piece + 9)).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 5) })

@@ -53,7 +53,7 @@ extension Envelope {
         try seal(.bytes(plaintext), to: recipient, id: id, profile: profile, signedBy: signer, fieldNames: fieldNames)
     }
 
-    /// A message as the caller gave it: the modern profile streams `Data` to the cipher without copying it whole.
+    /// A message as the caller gave it: the modern profile lends either to the cipher as it is, without a copy.
     private enum Message {
         case bytes([UInt8])
         case data(Data)

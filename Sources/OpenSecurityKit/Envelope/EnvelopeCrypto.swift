@@ -1,9 +1,11 @@
 import CommonCrypto
 import Foundation
+internal import OSecCrypto
 import Security
 
 /// The symmetric pieces of the envelope, through Apple's C APIs (`SecRandomCopyBytes`, CommonCrypto): byte arrays
-/// passed as the C buffers, so bulk data is never copied on its way in or out.
+/// passed as the C buffers, so bulk data is never copied on its way in or out. The AES-GCM seal is the one
+/// exception: OSecCrypto's, so that a `Data` message is not copied either (see `seal(key:nonce:aad:message:)`).
 enum EnvelopeCrypto {
     static let keyLength = kCCKeySizeAES256
     static let nonceLength = 12
@@ -30,64 +32,35 @@ enum EnvelopeCrypto {
         return digits
     }
 
-    /// AES-256-GCM with a 16-byte tag: returns ciphertext ‖ tag.
+    /// AES-256-GCM with a 16-byte tag: returns ciphertext ‖ tag, written in one pass into a new array
+    /// (`seal(key:nonce:aad:message:)`).
     static func gcmSeal(
         key: [UInt8], nonce: [UInt8], aad: [UInt8], plaintext: [UInt8]
     ) throws(SecurityKitError) -> [UInt8] {
-        var sealed = [UInt8](repeating: 0, count: plaintext.count + tagLength)
-        var tag = [UInt8](repeating: 0, count: tagLength)
-        let status = CCCryptorGCMOneshotEncrypt(
-            CCAlgorithm(kCCAlgorithmAES), key, key.count, nonce, nonce.count, aad, aad.count, plaintext,
-            plaintext.count, &sealed, &tag, tagLength)
-        guard status == CCCryptorStatus(kCCSuccess) else {
-            throw SecurityKitError(errSecInternal, reason: "AES-GCM encryption failed (CCCryptorStatus \(status))")
-        }
-        sealed.replaceSubrange(plaintext.count..., with: tag)
-        return sealed
+        try seal(key: key, nonce: nonce, aad: aad, message: plaintext)
     }
 
-    /// The piece a `Data` message is streamed in: small enough to stay in the processor's cache.
-    static let pieceLength = 32 * 1024
-
-    /// AES-256-GCM of a `Data` message with a 16-byte tag: returns ciphertext ‖ tag, the same bytes as
-    /// ``gcmSeal(key:nonce:aad:plaintext:)-([UInt8])``. Safe Swift cannot lend `Data`'s bytes to a C API, so a
-    /// message longer than ``pieceLength`` goes through a GCM cryptor piece by piece, each piece copied into a
-    /// buffer that stays in cache: the message is never copied whole, and the output is written once (no
-    /// zero-filled buffer first). At 1 MiB the whole copy and the zero fill cost a fifth of the seal.
+    /// AES-256-GCM of a `Data` message with a 16-byte tag: the same bytes as
+    /// the array variant, with the message read where it lies.
     static func gcmSeal(
         key: [UInt8], nonce: [UInt8], aad: [UInt8], plaintext: Data
     ) throws(SecurityKitError) -> [UInt8] {
-        guard plaintext.count > pieceLength else {
-            return try gcmSeal(key: key, nonce: nonce, aad: aad, plaintext: [UInt8](plaintext))
+        try seal(key: key, nonce: nonce, aad: aad, message: plaintext)
+    }
+
+    /// The seal both message types share: OSecCrypto's `AESGCM.sealCombined`, which lends the message to OpenSSL
+    /// as it is and lets the cipher write ciphertext and tag straight into the result's uninitialised storage.
+    /// Safe Swift cannot do that here (it may not lend `Data`'s bytes to a C call, nor hand one an array's
+    /// uninitialised storage): through CommonCrypto a `Data` message cost a copy of the message and one of the
+    /// ciphertext, and an array message a zero fill of the output — a tenth of a 1 MiB seal.
+    private static func seal(
+        key: [UInt8], nonce: [UInt8], aad: [UInt8], message: some CryptoInput
+    ) throws(SecurityKitError) -> [UInt8] {
+        do throws(CryptoError) {
+            return try AESGCM.sealCombined(key: key, nonce: nonce, plaintext: message, aad: aad, tagLength: tagLength)
+        } catch {
+            throw SecurityKitError(errSecInternal, reason: "AES-GCM encryption failed (\(error.reason))")
         }
-        var cryptor: CCCryptorRef?
-        var status = CCCryptorCreateWithMode(
-            CCOperation(kCCEncrypt), CCMode(kCCModeGCM), CCAlgorithm(kCCAlgorithmAES), CCPadding(ccNoPadding), nil,
-            key, key.count, nil, 0, 0, 0, &cryptor)
-        defer { CCCryptorRelease(cryptor) }
-        if status == kCCSuccess { status = CCCryptorGCMSetIV(cryptor, nonce, nonce.count) }
-        if status == kCCSuccess { status = CCCryptorGCMAddAAD(cryptor, aad, aad.count) }
-        var sealed: [UInt8] = []
-        sealed.reserveCapacity(plaintext.count + tagLength)
-        var piece = [UInt8](repeating: 0, count: pieceLength)
-        var output = [UInt8](repeating: 0, count: pieceLength)
-        defer { wipe(&piece) }
-        var start = plaintext.startIndex
-        while status == kCCSuccess, start < plaintext.endIndex {
-            let end = plaintext.index(start, offsetBy: pieceLength, limitedBy: plaintext.endIndex) ?? plaintext.endIndex
-            let count = plaintext.distance(from: start, to: end)
-            plaintext.copyBytes(to: &piece, from: start..<end)
-            status = CCCryptorGCMEncrypt(cryptor, piece, count, &output)
-            sealed.append(contentsOf: output[..<count])
-            start = end
-        }
-        var tag = [UInt8](repeating: 0, count: tagLength)
-        if status == kCCSuccess { status = CCCryptorGCMFinalize(cryptor, &tag, tagLength) }
-        guard status == CCCryptorStatus(kCCSuccess) else {
-            throw SecurityKitError(errSecInternal, reason: "AES-GCM encryption failed (CCCryptorStatus \(status))")
-        }
-        sealed.append(contentsOf: tag)
-        return sealed
     }
 
     /// Checks the tag at the end of `sealed` and decrypts the rest; nil when the tag does not match.
