@@ -23,7 +23,8 @@ let package = Package(
         .library(name: "CommonCrypto", targets: ["CommonCrypto"]),
         .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
         .library(name: "OpenSecurityKit", targets: ["OpenSecurityKit"]),
-        .executable(name: "security", targets: ["SecurityTool"]),
+        .executable(name: "security", targets: ["SecurityFront"]),
+        .executable(name: "security-tool", targets: ["SecurityTool"]),
         .executable(name: "opensecurity-bench", targets: ["Benchmarks"]),
         .executable(name: "limbo-harness", targets: ["LimboHarness"]),
     ],
@@ -56,14 +57,18 @@ let package = Package(
         .target(name: "OpenSSLBaseline", dependencies: ["COpenSSLBaseline"]),
 
         // MARK: Swift wrapper layers (the only Swift code with unsafe pointers)
-        .target(name: "OSecCrypto", dependencies: ["COpenSSL", "COpenSSLShims", "OSecASN1"]),
-        .target(name: "OSecSQLite", dependencies: ["CSQLite"]),
+        // The pthread mutex of the wrapper layers (they build on FoundationEssentials, which has no NSLock).
+        .target(name: "OSecLocks"),
+        .target(name: "OSecCrypto", dependencies: ["COpenSSL", "COpenSSLShims", "OSecASN1", "OSecLocks"]),
+        .target(name: "OSecSQLite", dependencies: ["CSQLite", "OSecLocks"]),
+        // NSData as crypto input and output for the facade (OSecCrypto itself builds on FoundationEssentials).
+        .target(name: "OSecCryptoFoundation", dependencies: ["OSecCrypto"]),
         // POSIX: files with exact modes, durability, atomic replacement (the C library, wrapped); terminals,
         // Unix sockets, locked memory and detached processes for the keychain agent.
         .target(name: "CSystemShims"),
         // libpq loaded on first use (dlopen), so that processes that never sync do not pay for it at start-up.
         .target(name: "CLibPQLoader", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "OSecSystem", dependencies: ["CSystemShims"]),
+        .target(name: "OSecSystem", dependencies: ["CSystemShims", "OSecLocks"]),
         // libssl: SSL_CTX/SSL owners, memory BIOs, handshake state machine, certificate hand-off to SecTrust.
         .target(name: "OSecTLSCore", dependencies: ["CLibSSL", "CTLSShims"]),
         // PostgreSQL client (libpq): connections, parameterized queries, LISTEN/NOTIFY (the keychain's sync).
@@ -84,7 +89,9 @@ let package = Package(
         .target(name: "OSecKeychainAgent", dependencies: ["OSecSystem"]),
         .target(
             name: "OSecKeychain",
-            dependencies: ["OSecSQLite", "OSecCrypto", "OSecSystem", "OSecKeychainAgent", "OSecASN1"]),
+            dependencies: ["OSecSQLite", "OSecCrypto", "OSecSystem", "OSecKeychainAgent", "OSecASN1", "OSecLocks"]),
+        // What the `security` tool and its front end share: option parsing, the password's text, the -w lookup.
+        .target(name: "OSecToolCore", dependencies: ["OSecKeychain", "OSecSystem"]),
         // Synchronizable items shared across machines through PostgreSQL, end-to-end encrypted.
         .target(
             name: "OSecSync", dependencies: ["OSecKeychain", "OSecPostgres", "OSecCrypto", "OSecSystem", "OSecASN1"]),
@@ -100,6 +107,7 @@ let package = Package(
                 "OSecCrypto", "OSecASN1", "OSecX509", "OSecPKCS12", "OSecTrust", "OSecKeychain", "OSecSystem",
                 "OSecTLSCore", "OSecSync",
                 "OSecCMS",
+                "OSecCryptoFoundation",
             ]),
         // Apple's CommonCrypto C API as Swift imports it (module name `CommonCrypto`).
         .target(name: "CommonCrypto", dependencies: ["OSecCrypto", "OSecSystem"]),
@@ -120,7 +128,11 @@ let package = Package(
                 "Security", "CommonCrypto", "OSecASN1", "OSecSystem", "OSecKeychainAgent", "OpenSecurityTLS",
                 "OpenSecurityKit",
                 "OSecSecretService",
+                "OSecToolCore",
             ]),
+        // `security`: answers `find-*-password -w` and `--version` on FoundationEssentials and the keychain store
+        // alone (a fast start), and runs the full tool (`security-tool`) for everything else.
+        .executableTarget(name: "SecurityFront", dependencies: ["OSecToolCore", "OSecSystem"]),
         .executableTarget(
             name: "Benchmarks",
             dependencies: [
@@ -143,7 +155,8 @@ let package = Package(
         .executableTarget(
             name: "TLSLoad", dependencies: ["Security", "OpenSecurityTLS", "OSecSystem", "OSecTLSCore"],
             path: "Tests/TLSLoad"),
-        .testTarget(name: "OSecCryptoTests", dependencies: ["OSecCrypto", "OSecTestSupport"]),
+        .testTarget(
+            name: "OSecCryptoTests", dependencies: ["OSecCrypto", "OSecTestSupport", "OSecCryptoFoundation"]),
         .testTarget(name: "OSecASN1Tests", dependencies: ["OSecASN1"]),
         .testTarget(name: "OSecSQLiteTests", dependencies: ["OSecSQLite"]),
         .testTarget(name: "OSecKeychainAgentTests", dependencies: ["OSecKeychainAgent", "OSecSystem"]),
@@ -163,6 +176,7 @@ let package = Package(
             dependencies: [
                 "Security", "OSecTestSupport", "OSecASN1", "OSecCrypto", "OSecX509", "OSecSQLite", "OSecLimbo",
                 "OSecKeychain", "OSecPKCS12", "OSecTrust", "OSecSync",
+                "OSecToolCore",
             ]),
         .testTarget(
             name: "TLSTests",

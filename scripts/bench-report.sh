@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product opensecurity-bench
+swift build -c release --product security-tool  # the full tool the `security` front end runs
 swift build -c release --product security  # the tool suite starts it as a process
 .build/release/opensecurity-bench --json docs/benchmarks.json "$@"
 python3 scripts/bench-chart.py docs/benchmarks.json --svg docs/benchmarks.svg --markdown docs/benchmarks.md

@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 suites=("$@")
 [ ${#suites[@]} -gt 0 ] || suites=(scale-keychain scale-sync scale-trust scale-tls)
 swift build -c release --product opensecurity-bench
+swift build -c release --product security-tool  # the full tool the `security` front end runs
 swift build -c release --product security
 mkdir -p docs/bench-scale
 for suite in "${suites[@]}"; do

@@ -6,6 +6,7 @@
 # Needs: dbus-daemon, secret-tool, python3-secretstorage, gnome-keyring (apt-get install gnome-keyring).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+swift build -c release --product security-tool  # the full tool the `security` front end runs
 swift build -c release --product security
 swift build -c release --product opensecurity-bench
 exec .build/release/opensecurity-bench --suite secret-service "$@"

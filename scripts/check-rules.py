@@ -22,6 +22,7 @@ import sys
 # Targets that wrap C: OpenSSL (libcrypto, libssl), SQLite, POSIX, libpq, and the benchmark's C baseline.
 WRAPPERS = {"OSecCrypto", "OSecSQLite", "OSecSystem", "OSecTLSCore", "OSecPostgres", "OpenSSLBaseline"}
 WRAPPERS |= {"OSecDBus"}  # libdbus (the Secret Service provider)
+WRAPPERS |= {"OSecLocks", "OSecCryptoFoundation"}  # pthread mutexes; NSData bytes for the facade
 # Targets that mirror Apple's C-shaped API (pointer parameters in Apple's signatures).
 FACADES = {"Security", "CommonCrypto", "LocalAuthentication"}
 C_MODULE = re.compile(r"^\s*(@_implementationOnly\s+|internal\s+|package\s+|public\s+)?import\s+(C[A-Z]\w*|Glibc|Darwin|Musl)\b")
@@ -34,6 +35,9 @@ LAYERS = {
     "COpenSSL": 0, "CSQLite": 0, "CLibPQ": 0, "CLibSSL": 0,
     "COpenSSLShims": 1, "COpenSSLBaseline": 1, "CTLSShims": 1, "CSystemShims": 1,
     "CLibPQLoader": 1,
+    "OSecLocks": 1,
+    "OSecToolCore": 6, "SecurityFront": 9,
+    "OSecCryptoFoundation": 3,
     "OSecASN1": 1,
     "OSecCrypto": 2, "OSecSQLite": 2, "OSecSystem": 2, "OSecTLSCore": 2, "OSecPostgres": 2, "OpenSSLBaseline": 2,
     "OSecX509": 3, "OSecKeychainAgent": 3,

@@ -2,7 +2,8 @@
 # Installs the `security` command for people who only want the tool.
 #   scripts/install.sh [--prefix DIR] [--destdir DIR] [--deb] [--jobs N] [--no-build]
 #     --prefix DIR   where the files go (default /usr/local):
-#                      DIR/bin/security                              the tool
+#                      DIR/bin/security                              the command (its front end)
+#                      DIR/libexec/opensecurity/security-tool        the full tool the front end runs
 #                      DIR/share/man/man1/security.1.gz              security(1)
 #                      DIR/share/bash-completion/completions/security bash completion
 #                      DIR/share/zsh/site-functions/_security        zsh completion (vendor-completions for /usr)
@@ -12,14 +13,17 @@
 #                    with prefix /usr, and print its path
 #     --jobs N       build jobs (swift build -j N)
 #     --no-build     use the release binary already built
-# The binary is a release build with the Swift runtime and Foundation linked statically (--static-swift-stdlib)
+# `security` is a small front end that answers `find-*-password -w` and `--version` itself (it links only
+# FoundationEssentials and the keychain store, so it starts about as fast as `openssl version`) and replaces itself
+# with the full tool for every other command line (docs/security-tool.md, "Start-up cost").
+# Each binary is a release build with the Swift runtime and Foundation linked statically (--static-swift-stdlib)
 # and libstdc++/libgcc linked statically too: it runs without a Swift toolchain. Its dynamic dependencies are only
 # the C library (libc6), OpenSSL 3 (libssl3), SQLite 3 (libsqlite3-0), D-Bus (libdbus-1-3, loaded with dlopen when
 # `security secret-service` first connects) and libpq (libpq5, loaded with dlopen when the keychain sync first
 # connects); the script checks the binary's NEEDED entries against that list and derives the package's Depends from
 # them, libdbus and libpq with dpkg -S.
-# The man page and the completions are printed by the built tool (`security _generate man|bash|zsh`) from its own
-# command table, so they cannot drift from `security help`.
+# The man page and the completions are printed by the built full tool (`security-tool _generate man|bash|zsh`) from
+# its own command table, so they cannot drift from `security help`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -38,7 +42,7 @@ while [ $# -gt 0 ]; do
     --deb) deb=1 ;;
     --jobs | -j) jobs=(-j "${2:?--jobs needs a number}"); shift ;;
     --no-build) build=0 ;;
-    -h | --help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
     shift
@@ -70,27 +74,36 @@ build_flags() {
     cxx="$(static_cxx_dir)"
     # No RUNPATH ($ORIGIN, which SwiftPM adds by default): the installed binary finds its libraries in the system's
     # directories only, without first probing a dozen paths under its own bin directory for each of them.
-    echo "-c release --product security --static-swift-stdlib --disable-local-rpath -Xlinker -L$cxx"
+    echo "-c release --static-swift-stdlib --disable-local-rpath -Xlinker -L$cxx"
     echo "-Xswiftc -Xclang-linker -Xswiftc -static-libgcc"
 }
 
 # shellcheck disable=SC2046
 flags=$(build_flags | tr '\n' ' ')
 if [ "$build" -eq 1 ]; then
-    # shellcheck disable=SC2086
-    swift build $flags "${jobs[@]}"
+    for product in security-tool security; do
+        # shellcheck disable=SC2086
+        swift build $flags --product "$product" "${jobs[@]}"
+    done
 fi
 # shellcheck disable=SC2086
-bin="$(swift build $flags --show-bin-path)/security"
-[ -x "$bin" ] || { echo "install.sh: $bin was not built" >&2; exit 1; }
+bin_dir="$(swift build $flags --show-bin-path)"
+bin="$bin_dir/security"
+tool_bin="$bin_dir/security-tool"
+for file in "$bin" "$tool_bin"; do
+    [ -x "$file" ] || { echo "install.sh: $file was not built" >&2; exit 1; }
+done
 
-# The binary's direct dependencies must be the allowed ones.
-needed="$(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')"
-for soname in $needed; do
-    case " $(echo $allowed_sonames) " in
-    *" $soname "*) ;;
-    *) echo "install.sh: $bin needs $soname, which is not among the allowed libraries" >&2; exit 1 ;;
-    esac
+# The binaries' direct dependencies must be the allowed ones.
+needed=""
+for file in "$bin" "$tool_bin"; do
+    for soname in $(readelf -d "$file" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+        case " $(echo $allowed_sonames) " in
+        *" $soname "*) ;;
+        *) echo "install.sh: $file needs $soname, which is not among the allowed libraries" >&2; exit 1 ;;
+        esac
+        case " $needed " in *" $soname "*) ;; *) needed="${needed:+$needed }$soname" ;; esac
+    done
 done
 
 version="$("$bin" --version | awk '{print $NF}')"
@@ -102,14 +115,16 @@ install_files() {
     zsh_dir="$base/share/zsh/site-functions"
     [ "$prefix" = /usr ] && zsh_dir="$base/share/zsh/vendor-completions"
     doc="$base/share/doc/opensecurity"
-    install -d -m 0755 "$base/bin" "$base/share/man/man1" "$base/share/bash-completion/completions" "$zsh_dir" "$doc"
+    install -d -m 0755 "$base/bin" "$base/libexec/opensecurity" "$base/share/man/man1" \
+        "$base/share/bash-completion/completions" "$zsh_dir" "$doc"
     # Stripped: the symbol table and debug information are a third of the file and nothing the tool needs.
     install -m 0755 "$bin" "$base/bin/security"
-    strip --strip-all "$base/bin/security"
-    "$bin" _generate man | gzip -9n >"$base/share/man/man1/security.1.gz"
+    install -m 0755 "$tool_bin" "$base/libexec/opensecurity/security-tool"
+    strip --strip-all "$base/bin/security" "$base/libexec/opensecurity/security-tool"
+    "$tool_bin" _generate man | gzip -9n >"$base/share/man/man1/security.1.gz"
     chmod 0644 "$base/share/man/man1/security.1.gz"
-    "$bin" _generate bash >"$base/share/bash-completion/completions/security"
-    "$bin" _generate zsh >"$zsh_dir/_security"
+    "$tool_bin" _generate bash >"$base/share/bash-completion/completions/security"
+    "$tool_bin" _generate zsh >"$zsh_dir/_security"
     chmod 0644 "$base/share/bash-completion/completions/security" "$zsh_dir/_security"
     # D-Bus activation of the Secret Service provider (clients start `security secret-service` on demand) and its
     # systemd user unit. The activation file has its own name: gnome-keyring's package owns
@@ -145,7 +160,7 @@ install_files "$stage" /usr
 loaded_on_use="libpq.so.5 libdbus-1.so.3"
 depends=""
 for soname in $needed $loaded_on_use; do
-    path="$(ldd "$bin" | awk -v s="$soname" '$1 == s && $3 ~ /^\// && !found {print $3; found = 1}')"
+    path="$(ldd "$tool_bin" | awk -v s="$soname" '$1 == s && $3 ~ /^\// && !found {print $3; found = 1}')"
     [ -n "$path" ] || path="$(PATH="$PATH:/sbin:/usr/sbin" ldconfig -p | awk -v s="$soname" '$1 == s && !found {print $NF; found = 1}')"
     package="$(dpkg -S "$path" 2>/dev/null || dpkg -S "$(readlink -f "$path")" 2>/dev/null)" || {
         echo "install.sh: no Debian package owns $path ($soname)" >&2

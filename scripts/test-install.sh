@@ -6,8 +6,9 @@
 #   - extracted into a scratch root (dpkg-deb -x), the installed `security` runs with a PATH and LD_LIBRARY_PATH
 #     that hold no Swift toolchain: version, a password round trip, an identity import (PKCS#12 made by the openssl
 #     CLI) and verify-cert of a chain;
-#   - the binary needs only libc, OpenSSL 3, SQLite 3, libpq and D-Bus (readelf NEEDED), and ldd lists nothing else than
-#     those and what they load themselves (no Swift runtime, Foundation, ICU, libstdc++);
+#   - both binaries (the `security` front end and the full tool it runs, libexec/opensecurity/security-tool) need
+#     only libc, OpenSSL 3, SQLite 3, libpq and D-Bus (readelf NEEDED), and ldd lists nothing else than those and
+#     what they load themselves (no Swift runtime, Foundation, ICU, libstdc++);
 #   - `man -l` renders the installed page; the installed bash completion completes every command;
 #   - dpkg installs, upgrades (a second package with a higher version) and removes it cleanly in a scratch root
 #     (dpkg --root, dependencies not checked there: the real system's libraries are used).
@@ -40,6 +41,8 @@ dpkg-deb -x "$deb" "$scratch/root"
 (cd "$scratch/root" && find . -type f -o -type l | sort) >"$scratch/package.list"
 diff -u "$scratch/staged.list" "$scratch/package.list" || fail "the package's files differ from the prefix install"
 cmp "$scratch/staged/usr/bin/security" "$scratch/root/usr/bin/security" || fail "the binaries differ"
+cmp "$scratch/staged/usr/libexec/opensecurity/security-tool" "$scratch/root/usr/libexec/opensecurity/security-tool" \
+    || fail "the full tools differ"
 pass "package files = prefix install ($(wc -l <"$scratch/package.list") files)"
 
 control="$(dpkg-deb -f "$deb" Depends)"
@@ -50,16 +53,9 @@ echo "$control" | grep -Eq '(^|, )libssl3(t64)?($|,| )' || fail "Depends lacks l
 [ "$(echo "$control" | tr ',' '\n' | grep -c .)" -eq 5 ] || fail "Depends is not exactly five packages: $control"
 pass "Depends: $control"
 
-tool="$scratch/root/usr/bin/security"
-# Direct dependencies.
 allowed=" libc.so.6 libm.so.6 libdl.so.2 libpthread.so.0 librt.so.1 ld-linux-x86-64.so.2 ld-linux-aarch64.so.1 \
 libssl.so.3 libcrypto.so.3 libsqlite3.so.0 libpq.so.5 libdbus-1.so.3 "
-for soname in $(readelf -d "$tool" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
-    case "$allowed" in *" $soname "*) ;; *) fail "the binary needs $soname" ;; esac
-    # libpq and libdbus (with the dozens of libraries they load) are opened on first use, never at start-up.
-    case "$soname" in libpq.so.* | libdbus-1.so.*) fail "the binary loads $soname at start-up" ;; esac
-done
-# Everything ldd lists: the allowed libraries and their own dependencies, nothing of Swift's.
+# Everything ldd may list: the allowed libraries and their own dependencies, nothing of Swift's.
 libs_of() { ldd "$1" | awk '$2 == "=>" {print $1} $1 ~ /^\// {print $1}' | sed 's|.*/||' | sort -u; }
 {
     for lib in libssl.so.3 libcrypto.so.3 libsqlite3.so.0 libpq.so.5 libdbus-1.so.3; do
@@ -69,13 +65,22 @@ libs_of() { ldd "$1" | awk '$2 == "=>" {print $1} $1 ~ /^\// {print $1}' | sed '
     done
     echo "$allowed" | tr ' ' '\n'
 } | sort -u >"$scratch/closure"
-libs_of "$tool" >"$scratch/ldd"
-extra="$(comm -23 "$scratch/ldd" "$scratch/closure")"
-[ -z "$extra" ] || fail "ldd lists libraries beyond the allowed ones and theirs: $extra"
-if ldd "$tool" | grep -Eiq 'swift|Foundation|icu|dispatch|BlocksRuntime|stdc\+\+|gcc_s'; then
-    fail "ldd lists a Swift runtime or C++ library: $(ldd "$tool")"
-fi
-pass "ldd: only libc, libssl3, libsqlite3, libpq, libdbus-1 and what they load"
+for tool in "$scratch/root/usr/bin/security" "$scratch/root/usr/libexec/opensecurity/security-tool"; do
+    # Direct dependencies.
+    for soname in $(readelf -d "$tool" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+        case "$allowed" in *" $soname "*) ;; *) fail "$tool needs $soname" ;; esac
+        # libpq and libdbus (with the dozens of libraries they load) are opened on first use, never at start-up.
+        case "$soname" in libpq.so.* | libdbus-1.so.*) fail "$tool loads $soname at start-up" ;; esac
+    done
+    libs_of "$tool" >"$scratch/ldd"
+    extra="$(comm -23 "$scratch/ldd" "$scratch/closure")"
+    [ -z "$extra" ] || fail "ldd $tool lists libraries beyond the allowed ones and theirs: $extra"
+    if ldd "$tool" | grep -Eiq 'swift|Foundation|icu|dispatch|BlocksRuntime|stdc\+\+|gcc_s'; then
+        fail "ldd lists a Swift runtime or C++ library: $(ldd "$tool")"
+    fi
+    if readelf -d "$tool" | grep -Eq 'RUNPATH|RPATH'; then fail "$tool has a RUNPATH"; fi
+done
+pass "ldd (front end and full tool): only libc, libssl3, libsqlite3, libpq, libdbus-1 and what they load"
 
 # The installed tool, with no Swift toolchain reachable.
 home="$scratch/home"

@@ -1,5 +1,10 @@
 internal import CSQLite
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The committed state of a WAL-mode database as another connection last published it, read without a
 /// transaction (see ``Database/commitToken()``).

@@ -1,5 +1,11 @@
 internal import CSQLite
+import OSecLocks
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One SQLite connection (`sqlite3*`), closed in `deinit`.
 ///
@@ -44,7 +50,7 @@ package final class Database: @unchecked Sendable {  // sendable: all mutable st
     }
 
     let handle: OpaquePointer
-    let lock = NSRecursiveLock()
+    let lock = PosixMutex(recursive: true)
     private var cache: [String: Statement] = [:]
     private var savepointDepth = 0
     /// The main database's `sqlite3_file` (for ``commitToken()``), looked up once.
@@ -330,7 +336,7 @@ package final class Database: @unchecked Sendable {  // sendable: all mutable st
             } catch let error as SQLiteError where error.isBusy && ContinuousClock.now < deadline {
                 attempt += 1
                 // Back off 1, 2, 4 … 32 ms; the busy handler already slept inside SQLite for blocking waits.
-                Thread.sleep(forTimeInterval: Double(1 << min(attempt, 5)) / 1000)
+                sleepThread(seconds: Double(1 << min(attempt, 5)) / 1000)
             }
         }
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A value as SQLite stores it: one of its five storage classes.
 package enum SQLiteValue: Sendable, Hashable {

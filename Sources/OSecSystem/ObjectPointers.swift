@@ -1,5 +1,16 @@
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The raw pointers Apple's Core Foundation getters return (`CFArrayGetValueAtIndex`, `CFDictionaryGetValue`,
 /// `CFDataGetBytePtr`): unretained, and valid for as long as the container lives.
@@ -34,7 +45,7 @@ package enum ObjectPointers {
                 table.entries[id].flatMap { $0.owner === owner ? $0 : nil } ?? Entry(owner: owner, values: [:])
             let result: AnyObject
             if let previous = current.values[slot],
-                previous === value || (previous as? NSObject)?.isEqual(value) == true
+                previous === value || isEqual(previous, value)
             {
                 result = previous
             } else {
@@ -61,9 +72,16 @@ package enum ObjectPointers {
         Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue()
     }
 
-    /// The bytes of `data`, valid while `data` lives (NSData keeps its storage for its lifetime); nil when empty.
-    package static func bytes(of data: NSData) -> UnsafePointer<UInt8>? {
-        guard data.length > 0 else { return nil }
-        return UnsafePointer(data.bytes.assumingMemoryBound(to: UInt8.self))
+    /// `bytes` (an `NSData`'s storage, valid while the data lives) as bytes; nil when `count` is 0.
+    package static func bytes(at bytes: UnsafeRawPointer, count: Int) -> UnsafePointer<UInt8>? {
+        guard count > 0 else { return nil }
+        return bytes.assumingMemoryBound(to: UInt8.self)
+    }
+
+    /// Whether two objects are equal as values (`NSObject.isEqual(_:)` through `Hashable`; FoundationEssentials,
+    /// which this module builds on, has no `NSObject`).
+    private static func isEqual(_ lhs: AnyObject, _ rhs: AnyObject) -> Bool {
+        guard let lhs = lhs as? AnyHashable, let rhs = rhs as? AnyHashable else { return false }
+        return lhs == rhs
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -79,10 +83,38 @@ package enum POSIXFiles {
 
     /// fsyncs the directory containing `path`, so a newly created, renamed or removed entry survives power loss.
     package static func syncDirectory(of path: String) {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = parentDirectory(of: path)
         let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return }
         _ = fsync(fd)
         close(fd)
+    }
+}
+
+extension POSIXFiles {
+    /// The directory part of `path`, as `NSString.deletingLastPathComponent` gives it: trailing slashes are ignored,
+    /// `/a` → `/`, `a` → the empty string, `/` → `/`.
+    package static func parentDirectory(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.last == "/" { trimmed.removeLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+        var parent = trimmed[..<slash]
+        while parent.count > 1, parent.last == "/" { parent.removeLast() }
+        return parent.isEmpty ? "/" : String(parent)
+    }
+
+    /// Writes all of `bytes` to the descriptor `fd` (retrying short writes and interruptions); false on an error.
+    @discardableResult
+    package static func writeAll(_ bytes: some Collection<UInt8>, to fd: Int32) -> Bool {
+        var buffer = Array(bytes)[...]
+        while !buffer.isEmpty {
+            let written = buffer.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            buffer = buffer.dropFirst(written)
+        }
+        return true
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -31,7 +35,7 @@ package enum POSIXProcesses {
     /// Reads one line from the terminal on standard input without echoing it (the passphrase prompt), after
     /// writing `prompt` to standard error. Echo is restored afterwards, also when reading fails.
     package static func readLineWithoutEcho(prompt: String) -> String? {
-        FileHandle.standardError.write(Data(prompt.utf8))
+        POSIXFiles.writeAll(prompt.utf8, to: 2)
         var saved = termios()
         let haveTerminal = tcgetattr(0, &saved) == 0
         if haveTerminal {
@@ -42,7 +46,7 @@ package enum POSIXProcesses {
         defer {
             if haveTerminal {
                 _ = tcsetattr(0, TCSAFLUSH, &saved)
-                FileHandle.standardError.write(Data("\n".utf8))
+                POSIXFiles.writeAll("\n".utf8, to: 2)
             }
         }
         return readLine(strippingNewline: true)

@@ -1,5 +1,16 @@
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A short secret (a session key, a password, an item's secret) kept in locked memory: its bytes live in a
 /// ``SecureBuffer`` (mlock'ed, excluded from core dumps) shared with other small secrets, and are zeroed when the

@@ -1,4 +1,10 @@
+import OSecLocks
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -60,9 +66,7 @@ package final class SocketReactor: Sendable {
         }
         wakeRead = fds[0]
         wakeWrite = fds[1]
-        let thread = Thread { [self] in run() }
-        thread.name = "OpenSecurity socket reactor"
-        thread.start()
+        startDetachedThread { [self] in run() }
     }
 
     /// Suspends until `fd` is ready for `interest` (or reports an error or hang-up: the next operation on it
@@ -157,12 +161,12 @@ package final class SocketReactor: Sendable {
     }
 }
 
-/// A value behind an `NSLock` (a pthread mutex). Used instead of `Synchronization.Mutex` for state that several
+/// A value behind a pthread mutex (`PosixMutex`). Used instead of `Synchronization.Mutex` for state that several
 /// threads share: Mutex's futex lock is invisible to ThreadSanitizer, which then reports every hand-over between
 /// threads as a race (docs/fuzzing.md, "Sanitizers"); a pthread mutex it sees. OSecTLSCore, a peer wrapper that
 /// cannot import this module, keeps its own copy.
 package final class LockedValue<Value>: @unchecked Sendable {  // sendable: `value` is only touched under `lock`
-    private let lock = NSLock()
+    private let lock = PosixMutex()
     private var value: Value
 
     package init(_ value: Value) { self.value = value }

@@ -1,5 +1,10 @@
 import CSystemShims
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -161,7 +166,7 @@ extension POSIXFiles {
         var current = path
         while !current.isEmpty, current != "/", FileStatus.of(current) == nil {
             missing.append(current)
-            current = (current as NSString).deletingLastPathComponent
+            current = POSIXFiles.parentDirectory(of: current)
         }
         for directory in missing.reversed() where mkdir(directory, mode_t(mode)) != 0 && errno != EEXIST {
             throw SystemError.current("cannot create directory \(directory)")
@@ -196,5 +201,29 @@ package final class PreparedCommand {
         guard status == 0 else { throw SystemError("cannot run \(path)", code: status) }
         let signal = waitStatus & 0x7f
         return signal == 0 ? (waitStatus >> 8) & 0xff : 128 + signal
+    }
+}
+
+extension SystemProcess {
+    /// Replaces this process with `path` (`execv`): the same process id, environment, standard streams and every
+    /// descriptor not marked close-on-exec; `arguments` becomes its whole argument vector (`argv[0]` included).
+    /// Returns only when the exec failed, with the error.
+    package static func replaceProcess(with path: String, arguments: [String]) -> SystemError {
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
+        argv.append(nil)
+        defer { for pointer in argv { free(pointer) } }
+        execv(path, &argv)
+        return SystemError.current("cannot run \(path)")
+    }
+}
+
+extension SystemProcess {
+    /// Ends the process with `status` (`exit`: buffered output is flushed and exit handlers run).
+    package static func exit(_ status: Int32) -> Never {
+        #if canImport(Glibc)
+        Glibc.exit(status)
+        #else
+        Darwin.exit(status)
+        #endif
     }
 }

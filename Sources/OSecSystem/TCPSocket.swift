@@ -1,4 +1,10 @@
+import OSecLocks
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -28,7 +34,7 @@ private func systemAccept(_ fd: Int32) -> Int32 { accept(fd, nil, nil) }
 ///
 /// `@unchecked Sendable`: the descriptor is an atomic-free integer set once; closing is idempotent and guarded.
 package final class TCPSocket: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PosixMutex()
     private var fd: Int32
 
     private init(fd: Int32) {

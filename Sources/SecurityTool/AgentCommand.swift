@@ -1,6 +1,7 @@
 import Foundation
 import OSecKeychainAgent
 import OSecSystem
+import OSecToolCore
 
 /// `security keychain-agent [-l | -s] [--json]`: the per-user keychain agent (OpenSecurity's addition; on macOS
 /// securityd plays this part). Without options it runs the agent in the foreground until nothing has been unlocked

@@ -1,5 +1,6 @@
 import CommonCrypto
 import Foundation
+import OSecToolCore
 import Security
 
 /// `find-certificate`, `find-identity`, `add-certificates`, `delete-certificate` and `delete-identity`, after

@@ -1,88 +1,8 @@
 import Foundation
+import OSecToolCore
 import Security
 
-/// getopt-style parsing of one command's arguments: `-x value` options, `-x` flags and operands, as macOS's
-/// `security` reads them (BSD getopt), with two additions: options may also follow operands
-/// (`import file -k kc`), and `--json` selects JSON output on the listing commands.
-struct CommandOptions {
-    /// The last value of each valued option.
-    var values: [Character: String] = [:]
-    /// Every value of each valued option, in order (`-c a -c b`).
-    var allValues: [Character: [String]] = [:]
-    var flags: Set<Character> = []
-    /// How often each flag was given (`-v -v`).
-    var flagCounts: [Character: Int] = [:]
-    var operands: [String] = []
-    /// Valued options given last without their value (`-w` at the end means "prompt for it").
-    var valueMissing: Set<Character> = []
-    /// `--json` (or its short form, for commands where macOS gives the letter no meaning).
-    var json = false
-
-    /// Why the arguments are not acceptable; the command then prints its usage and exits with 2.
-    struct UsageError: Error {
-        /// What to print before the usage (`nil`: just the usage, as for `-h`).
-        let message: String?
-    }
-
-    /// - Parameters:
-    ///   - valued: option letters that take a value; `flags`: letters that do not.
-    ///   - promptable: valued options that may end the command line without a value.
-    ///   - jsonLetter: the short form of `--json` for this command, if it has one.
-    init(
-        _ arguments: [String], valued: String, flags allowedFlags: String, promptable: String = "",
-        jsonLetter: Character? = nil
-    ) throws(UsageError) {
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            if argument == "--" {
-                operands += arguments[(index + 1)...]
-                break
-            }
-            if argument == "--json" {
-                json = true
-                index += 1
-                continue
-            }
-            guard argument.hasPrefix("-"), argument.count >= 2, !argument.hasPrefix("--") else {
-                operands.append(argument)
-                index += 1
-                continue
-            }
-            var letters = Array(argument.dropFirst())
-            while !letters.isEmpty {
-                let letter = letters.removeFirst()
-                if valued.contains(letter) {
-                    let value: String
-                    if !letters.isEmpty {
-                        value = String(letters)
-                        letters = []
-                    } else if index + 1 < arguments.count {
-                        index += 1
-                        value = arguments[index]
-                    } else if promptable.contains(letter) {
-                        valueMissing.insert(letter)
-                        continue
-                    } else {
-                        throw UsageError(message: "option requires an argument -- \(letter)")
-                    }
-                    values[letter] = value
-                    allValues[letter, default: []].append(value)
-                } else if allowedFlags.contains(letter) {
-                    flags.insert(letter)
-                    flagCounts[letter, default: 0] += 1
-                } else if letter == jsonLetter {
-                    json = true
-                } else if letter == "h" {
-                    throw UsageError(message: nil)
-                } else {
-                    throw UsageError(message: "illegal option -- \(letter)")
-                }
-            }
-            index += 1
-        }
-    }
-
+extension CommandOptions {
     /// The command's options, or nil after printing the option error (the command then returns 2, which prints
     /// its usage).
     static func parse(
@@ -146,19 +66,11 @@ enum ToolOutput {
 
 /// Keychain operands: a path (with a `/`) or a name in the default keychain's directory, as `name.keychain-db`.
 enum KeychainOperand {
+    /// The rules are `KeychainOperandRules` (shared with the front end), after `~` expansion.
     static func path(for operand: String) -> String {
         let expanded = (operand as NSString).expandingTildeInPath
         if expanded.contains("/") { return expanded }
-        let directory = (defaultKeychainPath() as NSString).deletingLastPathComponent
-        let name: String
-        if expanded.hasSuffix(".keychain-db") {
-            name = expanded
-        } else if expanded.hasSuffix(".keychain") {
-            name = expanded + "-db"
-        } else {
-            name = expanded + ".keychain-db"
-        }
-        return (directory as NSString).appendingPathComponent(name)
+        return KeychainOperandRules.path(expanded, defaultKeychainPath: defaultKeychainPath())
     }
 
     /// The default keychain's path.

@@ -1,4 +1,5 @@
 import Foundation
+import OSecToolCore
 import Security
 
 /// What kind of keychain item a block describes.
@@ -163,15 +164,11 @@ enum ItemPrinter {
     /// The `password:` value of `-g`.
     static func password(_ data: Data) -> String { blob(data) }
 
-    /// What `-w` prints: the password itself, or its hexadecimal form when it is not printable text.
-    static func passwordForStandardOutput(_ data: Data) -> String {
-        isPrintable(data) ? String(decoding: data, as: UTF8.self) : hex(data).lowercased()
-    }
+    /// What `-w` prints: the password itself, or its hexadecimal form when it is not printable text (shared with
+    /// the front end).
+    static func passwordForStandardOutput(_ data: Data) -> String { PasswordText.forStandardOutput(data) }
 
-    static func isPrintable(_ data: Data) -> Bool {
-        guard let text = String(data: data, encoding: .utf8) else { return false }
-        return !text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
-    }
+    static func isPrintable(_ data: Data) -> Bool { PasswordText.isPrintable(data) }
 
     static func hex(_ data: Data) -> String { data.map { String(format: "%02X", $0) }.joined() }
 

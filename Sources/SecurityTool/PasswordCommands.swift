@@ -1,5 +1,6 @@
 import Foundation
 import OSecASN1
+import OSecToolCore
 import Security
 
 /// `add-`, `find-` and `delete-generic-password` / `-internet-password`, with macOS security(1)'s options,
@@ -13,21 +14,10 @@ enum PasswordCommands {
         var noun: String { self == .generic ? "generic-password" : "internet-password" }
 
         /// Valued options that map to attributes (shared by add, find and delete).
+        /// The same table the front end reads (``PasswordLookup/Kind/attributeOptions``).
         var attributeOptions: [(Character, CFString)] {
-            switch self {
-            case .generic:
-                return [
-                    ("a", kSecAttrAccount), ("s", kSecAttrService), ("l", kSecAttrLabel), ("j", kSecAttrComment),
-                    ("D", kSecAttrDescription), ("G", kSecAttrGeneric), ("c", kSecAttrCreator), ("C", kSecAttrType),
-                ]
-            case .internet:
-                return [
-                    ("a", kSecAttrAccount), ("s", kSecAttrServer), ("l", kSecAttrLabel), ("j", kSecAttrComment),
-                    ("D", kSecAttrDescription), ("d", kSecAttrSecurityDomain), ("p", kSecAttrPath),
-                    ("r", kSecAttrProtocol), ("t", kSecAttrAuthenticationType), ("P", kSecAttrPort),
-                    ("c", kSecAttrCreator), ("C", kSecAttrType),
-                ]
-            }
+            let shared: PasswordLookup.Kind = self == .generic ? .generic : .internet
+            return shared.attributeOptions.map { ($0.letter, $0.attribute as CFString) }
         }
 
         var valuedLetters: String { String(attributeOptions.map(\.0)) }

@@ -1,11 +1,11 @@
-/// OpenSecurity's release, reported by `security --version` and `security version` (macOS's tool has neither, so
-/// they collide with nothing), written into the man page, the completions and the Debian package
-/// (`scripts/install.sh` asks the built tool). CHANGELOG.md's newest section carries the same version.
+import OSecToolCore
+
+/// `security --version` and `security version` (the release is ``Release``, shared with the front end).
 enum ToolVersion {
     /// The release (semantic versioning).
-    static let version = "0.1.0"
+    static let version = Release.version
     /// The release's date (the man page's date).
-    static let date = "2026-12-07"
+    static let date = Release.date
 
     /// `security version`: `security (OpenSecurity) <version>`.
     static let command = ToolCommand(name: "version", usage: "", help: "Show the version of OpenSecurity.") { _ in
@@ -13,5 +13,5 @@ enum ToolVersion {
         return 0
     }
 
-    static var line: String { "security (OpenSecurity) \(version)" }
+    static var line: String { Release.versionLine }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OSecToolCore
 import Security
 
 /// `verify-cert` and the trust settings commands (`add-trusted-cert`, `remove-trusted-cert`,

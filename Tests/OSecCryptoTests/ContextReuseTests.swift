@@ -1,4 +1,5 @@
 import Foundation
+import OSecCryptoFoundation
 import OSecTestSupport
 import Testing
 

@@ -48,10 +48,14 @@ final class SecurityToolSandbox: @unchecked Sendable {  // immutable after init
         return environment
     }
 
-    /// Runs `security arguments…` with `stdin` on its standard input (closed when nil) and waits for it.
-    func run(_ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:]) throws -> Run {
+    /// Runs `security arguments…` with `stdin` on its standard input (closed when nil) and waits for it;
+    /// `executable` runs another build of it (the full tool `security-tool` instead of the front end).
+    func run(
+        _ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:],
+        executable: String? = nil
+    ) throws -> Run {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: SecurityTool.executable ?? "/nonexistent")
+        process.executableURL = URL(fileURLWithPath: executable ?? SecurityTool.executable ?? "/nonexistent")
         process.arguments = arguments
         process.environment = environment.merging(extra) { _, new in new }
         let out = Pipe()

@@ -172,4 +172,6 @@ struct SecurityToolTests {
 /// The `security` executable built next to the test bundle.
 enum SecurityTool {
     static var executable: String? { BuiltExecutable.path("security") }
+    /// The full tool the front end runs for everything it does not answer itself.
+    static var fullTool: String? { BuiltExecutable.path("security-tool") }
 }

@@ -42,3 +42,14 @@ extension ASN1DateTime {
         Date(timeIntervalSince1970: Double(secondsSinceEpoch) + Double(nanoseconds) / 1_000_000_000)
     }
 }
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs (what Foundation's
+    /// `trimmingCharacters(in: .whitespaces)` removes: Unicode's white space that is not a line break).
+    package func trimmingSpaces() -> SubSequence {
+        var trimmed = self[...]
+        while let first = trimmed.first, first.isWhitespace, !first.isNewline { trimmed = trimmed.dropFirst() }
+        while let last = trimmed.last, last.isWhitespace, !last.isNewline { trimmed = trimmed.dropLast() }
+        return trimmed
+    }
+}

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Hexadecimal text to bytes (legacy PEM IVs, the `security` tool's `-X`, test vectors); the counterpart of
 /// ``Base64`` for the layers above.

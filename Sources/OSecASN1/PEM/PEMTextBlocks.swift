@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// PEM text cut into its blocks without decoding them: what an importer needs when it routes each block by its label
 /// to a parser that takes PEM text (a legacy encrypted key's `Proc-Type`/`DEK-Info` headers stay in the text).
@@ -17,7 +21,7 @@ package enum PEMTextBlocks {
         var current: [Substring] = []
         var label: String?
         for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmingSpaces()
             if label == nil, trimmed.hasPrefix("-----BEGIN "), trimmed.hasSuffix("-----") {
                 label = String(trimmed.dropFirst(11).dropLast(5))
                 current = [line]

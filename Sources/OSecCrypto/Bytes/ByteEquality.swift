@@ -1,4 +1,10 @@
+internal import Glibc
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Fast equality of byte slices for the layers above (which may not touch pointers).
 ///

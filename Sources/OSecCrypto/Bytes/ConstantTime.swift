@@ -1,5 +1,10 @@
 internal import COpenSSL
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Comparisons whose running time does not depend on where the inputs differ.
 package enum ConstantTime {

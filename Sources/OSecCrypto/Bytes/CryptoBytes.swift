@@ -1,9 +1,15 @@
-import Foundation
 internal import Glibc
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Bytes the crypto layer reads in place: `Data`, `[UInt8]`, `ArraySlice<UInt8>` and `NSData` (the facade's
-/// `CFData`). Operations take `some CryptoInput`, so an input is lent to OpenSSL as it is and never copied just to
-/// be read (on Linux, Foundation's `NSData` → `Data` bridging copies byte by byte).
+/// `CFData`; that conformance is in OSecCryptoFoundation, as this module builds on FoundationEssentials).
+/// Operations take `some CryptoInput`, so an input is lent to OpenSSL as it is and never copied just to be read
+/// (on Linux, Foundation's `NSData` → `Data` bridging copies byte by byte).
 package protocol CryptoInput {
     /// The number of bytes.
     var cryptoByteCount: Int { get }
@@ -21,6 +27,9 @@ package protocol CryptoInput {
 package struct CryptoOutput<Output> {
     /// Takes ownership of `count` bytes at `base`, which `malloc` allocated (released with `free`).
     let adopt: (UnsafeMutableRawPointer, Int) -> Output
+
+    /// An output made by `adopt` (which owns the `malloc`ed bytes from then on).
+    package init(adopt: @escaping (UnsafeMutableRawPointer, Int) -> Output) { self.adopt = adopt }
 
     /// Allocates `capacity` bytes, lets `body` fill them and return how many it wrote, and adopts that many.
     /// The capacity is always at least one byte so the pointer is never NULL. The buffer is not zero-filled
@@ -68,13 +77,6 @@ extension CryptoOutput where Output == Data {
     }
 }
 
-extension CryptoOutput where Output == NSData {
-    /// Output as `NSData` (what the facade returns as `CFData`).
-    package static var nsData: CryptoOutput<NSData> {
-        CryptoOutput { base, count in NSData(bytesNoCopy: base, length: count, freeWhenDone: true) }
-    }
-}
-
 /// One byte that C functions can point at when a buffer is empty (some OpenSSL calls reject NULL).
 /// `nonisolated(unsafe)`: written once during lazy initialisation, then only ever read (OpenSSL never
 /// writes through input pointers).
@@ -102,19 +104,6 @@ extension Data: CryptoInput {
         _ body: (UnsafeRawPointer, Int) throws(CryptoError) -> R
     ) throws(CryptoError) -> R {
         try withUnsafeBytes { lendCryptoBytes($0, body) }.get()
-    }
-}
-
-extension NSData: CryptoInput {
-    package var cryptoByteCount: Int { length }
-    package var cryptoData: Data { length > 0 ? Data(bytes: bytes, count: length) : Data() }
-
-    package func withCryptoBytes<R>(
-        _ body: (UnsafeRawPointer, Int) throws(CryptoError) -> R
-    ) throws(CryptoError) -> R {
-        let count = length
-        // `bytes` of an empty NSData is not guaranteed to point at anything.
-        return try body(count > 0 ? bytes : UnsafeRawPointer(emptyByte), count)
     }
 }
 

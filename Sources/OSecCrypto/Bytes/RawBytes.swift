@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Copies between `Data` and untyped C buffers, for facades whose Apple signatures hand them `void *`
 /// (CommonCrypto's `dataOut`, `macOut`). They may not rebind memory themselves; this does the typed copy here.

@@ -1,6 +1,11 @@
 internal import COpenSSL
 internal import COpenSSLShims
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One-shot message digests.
 package enum Digest {

@@ -1,6 +1,11 @@
 internal import COpenSSL
 internal import COpenSSLShims
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Owns one EVP_MD_CTX. `@unchecked Sendable` is not claimed: a context is mutable and single-owner.
 private final class DigestContextHandle {

@@ -1,6 +1,11 @@
 internal import COpenSSL
 internal import COpenSSLShims
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Keyed-hash message authentication (RFC 2104).
 package enum HMAC {

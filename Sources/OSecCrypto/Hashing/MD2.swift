@@ -2,7 +2,11 @@
 // OpenSSL, because OpenSSL 3 is built without it and Apple's CommonCrypto still declares `CC_MD2`. MD2 is
 // broken (preimages and collisions in its compression function); it protects nothing and exists only so that
 // code reading old data (MD2-signed certificates, legacy checksums) gets the digest it expects.
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// MD2 (RFC 1319): 16-byte blocks, 16-byte digest.
 package enum MD2 {

@@ -1,5 +1,10 @@
 internal import COpenSSLShims
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An incremental digest whose whole state is plain bytes held in the value (OpenSSL's low-level MD4, MD5,
 /// SHA-1 and SHA-2 contexts), for CommonCrypto's `CC_*_CTX` structs.

@@ -1,5 +1,10 @@
 internal import COpenSSL
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Cryptographically secure random bytes (RAND_bytes).
 package enum SecureRandom {

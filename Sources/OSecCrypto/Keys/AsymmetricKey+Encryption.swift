@@ -1,6 +1,11 @@
 internal import COpenSSL
 internal import COpenSSLShims
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension AsymmetricKey {
     /// RSA encryption with an empty OAEP label.

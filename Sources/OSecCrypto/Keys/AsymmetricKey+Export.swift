@@ -1,5 +1,10 @@
 internal import COpenSSL
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension AsymmetricKey {
     /// Default PBKDF2 iteration count for ``encryptedPKCS8DER(passphrase:iterations:)``: OWASP's 2023

@@ -1,7 +1,12 @@
 internal import COpenSSL
 internal import COpenSSLShims
-import Foundation
 import OSecASN1
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Largest key encoding accepted (a 16384-bit RSA private key is about 9.3 KiB of DER).
 let maximumKeyEncodingSize = 64 * 1024

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension AsymmetricKey {
     /// Imports the first key block of a PEM document: `RSA PRIVATE KEY`, `RSA PUBLIC KEY`, `PUBLIC KEY`,

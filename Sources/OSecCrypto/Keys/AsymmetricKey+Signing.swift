@@ -1,5 +1,10 @@
 internal import COpenSSL
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension AsymmetricKey {
     /// Signs `input` according to `scheme` (private keys only).

@@ -1,6 +1,11 @@
 internal import COpenSSL
 internal import COpenSSLShims
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An RSA or EC key pair or public key. Owns one EVP_PKEY.
 ///

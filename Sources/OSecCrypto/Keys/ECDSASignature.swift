@@ -1,5 +1,10 @@
 internal import COpenSSL
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Conversions between X9.62 DER ECDSA signatures and raw r‖s (IEEE P1363), and their size bounds.
 enum ECDSASignature {

@@ -1,5 +1,10 @@
 internal import COpenSSL
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Ed25519 (RFC 8032, PureEdDSA) constants and encodings (RFC 8410).
 package enum Ed25519 {

@@ -1,6 +1,11 @@
 internal import COpenSSL
-import Foundation
 import OSecASN1
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Decryption of EncryptedPrivateKeyInfo (RFC 5958) through OpenSSL, after checking the KDF cost.
 enum EncryptedPKCS8 {

@@ -1,5 +1,10 @@
-import Foundation
 import OSecASN1
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// OpenSSL's traditional PEM encryption (`Proc-Type: 4,ENCRYPTED`, `DEK-Info: CIPHER,IVHEX`), as written
 /// by `openssl genrsa -des3 -traditional` or `openssl rsa -aes256 -traditional`.
@@ -7,7 +12,7 @@ enum LegacyPEMEncryption {
     /// Decrypts the body. Wrong passphrases show up as bad padding → `.authenticationFailed`.
     static func decrypt(_ body: Data, dekInfo: String?, passphrase: Data) throws(CryptoError) -> Data {
         guard let dekInfo else { throw CryptoError(.invalidKey, "encrypted PEM without DEK-Info") }
-        let parts = dekInfo.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let parts = dekInfo.split(separator: ",").map { String($0.trimmingSpaces()) }
         guard parts.count == 2 else { throw CryptoError(.invalidKey, "malformed DEK-Info") }
         let cipher: BlockCipher
         switch parts[0].uppercased() {

@@ -1,5 +1,10 @@
 internal import COpenSSL
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Finite-field Diffie-Hellman in RFC 2409's second Oakley group (the 1024-bit MODP prime, generator 2), as the
 /// freedesktop Secret Service's `dh-ietf1024-sha256-aes128-cbc-pkcs7` session uses it. Every operation is

@@ -1,4 +1,10 @@
+import OSecASN1
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One `-----BEGIN label-----` … `-----END label-----` block: its RFC 1421 headers and decoded body.
 struct PEMBlock {
@@ -14,7 +20,7 @@ struct PEMBlock {
         guard text.utf8.count <= maximumTextSize else { throw CryptoError(.invalidKey, "PEM text too large") }
         var blocks: [PEMBlock] = []
         var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-            .map { $0.trimmingCharacters(in: .whitespaces) }[...]
+            .map { String($0.trimmingSpaces()) }[...]
         while let line = lines.popFirst() {
             guard line.hasPrefix("-----BEGIN "), line.hasSuffix("-----"), line.count > 16 else { continue }
             let label = String(line.dropFirst(11).dropLast(5))
@@ -28,8 +34,8 @@ struct PEMBlock {
                     break
                 }
                 if inHeaders, let colon = next.firstIndex(of: ":") {
-                    let name = next[..<colon].trimmingCharacters(in: .whitespaces)
-                    headers[name] = next[next.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                    let name = String(next[..<colon].trimmingSpaces())
+                    headers[name] = String(next[next.index(after: colon)...].trimmingSpaces())
                     continue
                 }
                 if next.isEmpty {

@@ -1,5 +1,11 @@
 internal import COpenSSL
+import OSecLocks
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Owns one EVP_PKEY_CTX.
 ///
@@ -95,7 +101,7 @@ struct PKeyOperation: Hashable, Sendable {
 /// caller takes one out, uses it alone and puts it back: a key used from N threads at once holds up to N
 /// contexts per operation (bounded by ``maximumIdlePerOperation``).
 ///
-/// The slots are guarded by an `NSLock` (a pthread mutex), not `Synchronization.Mutex`: ThreadSanitizer sees the
+/// The slots are guarded by a `PosixMutex` (a pthread mutex), not `Synchronization.Mutex`: ThreadSanitizer sees the
 /// ordering a pthread mutex creates, but not that of `Mutex`, whose futex-based lock lives in the uninstrumented
 /// standard library. With `Mutex`, every hand-over of a context (and of the slot array) from one thread to the
 /// next was reported as a data race although the lock orders it (issue 26; docs/fuzzing.md, "Sanitizers").
@@ -110,7 +116,7 @@ final class PKeyContextPool: @unchecked Sendable {  // sendable: `slots` is only
         var idle: [PKeyContext]
     }
 
-    private let lock = NSLock()
+    private let lock = PosixMutex()
     private var slots: [Slot] = []
 
     /// An idle context for `operation`, if one is parked.

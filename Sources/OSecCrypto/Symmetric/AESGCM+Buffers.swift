@@ -1,5 +1,10 @@
 internal import COpenSSLShims
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// AES-GCM on caller-owned C buffers, for facades whose Apple signatures hand them pointers (CommonCrypto's
 /// `CCCryptorGCMOneshotEncrypt`/`Decrypt`): the message goes straight to OpenSSL, nothing is copied, and the

@@ -1,6 +1,11 @@
 internal import COpenSSL
 internal import COpenSSLShims
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// AES in Galois/Counter Mode (NIST SP 800-38D).
 package enum AESGCM {

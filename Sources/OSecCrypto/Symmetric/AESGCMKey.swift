@@ -1,6 +1,12 @@
 internal import COpenSSL
 internal import COpenSSLShims
+import OSecLocks
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One AES-GCM key kept ready for many operations: the key schedule is expanded once into an encrypting and
 /// a decrypting OpenSSL context, and each operation only sets its nonce. For callers that open or seal many
@@ -13,7 +19,7 @@ import Foundation
 package final class AESGCMKey: @unchecked Sendable {  // sendable: the contexts are only used under `lock`
     package static let nonceLength = 12
 
-    private let lock = NSLock()
+    private let lock = PosixMutex()
     private let encryptor: CipherContext
     private let decryptor: CipherContext
 

@@ -1,5 +1,10 @@
 internal import COpenSSL
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// AES in Galois/Counter Mode (NIST SP 800-38D) fed piece by piece: the key when created, then the IV, the
 /// additional data, the message in any number of pieces and last the tag — what CommonCrypto's incremental

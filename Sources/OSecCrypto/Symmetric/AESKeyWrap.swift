@@ -1,5 +1,10 @@
 internal import COpenSSL
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// AES Key Wrap (RFC 3394, NIST SP 800-38F "KW"), through OpenSSL's `AES-128/192/256-WRAP` ciphers.
 package enum AESKeyWrap {

@@ -1,5 +1,10 @@
 internal import COpenSSL
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Owns one EVP_CIPHER_CTX for the duration of one operation.
 final class CipherContext {

@@ -1,5 +1,11 @@
 internal import COpenSSL
+import OSecLocks
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A block or stream cipher in one mode of operation, fed piece by piece (one EVP_CIPHER_CTX), for
 /// CommonCrypto's `CCCryptor`. Input and output are the caller's C buffers, handed straight to OpenSSL: nothing
@@ -256,7 +262,7 @@ package final class IncrementalCipher {
 private final class FetchedModeCiphers: @unchecked Sendable {
     static let shared = FetchedModeCiphers()
 
-    private let lock = NSLock()
+    private let lock = PosixMutex()
     private var fetched: [String: FetchedAlgorithm] = [:]
 
     func cipher(named name: String, legacy: Bool) throws(CryptoError) -> OpaquePointer {

@@ -1,5 +1,10 @@
 internal import COpenSSL
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Block and stream cipher encryption (EVP_CIPHER_CTX).
 package enum SymmetricCrypto {

@@ -1,5 +1,10 @@
 internal import COpenSSL
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Random keys for a cipher, as OpenSSL makes them (EVP_CIPHER_CTX_rand_key: random bytes, and for DES and
 /// triple DES odd parity in every byte).

@@ -1,6 +1,11 @@
-import Foundation
 import OSecKeychainAgent
 import OSecSystem
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The keychain's side of the per-user keychain agent: where a keychain that is locked in this process looks for
 /// the keys another process unlocked it with.

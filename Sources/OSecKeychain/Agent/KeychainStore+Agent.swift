@@ -1,5 +1,10 @@
-import Foundation
 import OSecKeychainAgent
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension KeychainStore {
     /// The keychain's random 16-byte id (how the agent knows it).

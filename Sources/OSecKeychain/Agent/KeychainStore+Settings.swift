@@ -1,5 +1,10 @@
-import Foundation
 import OSecSQLite
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// A keychain's lock settings (Apple's `SecKeychainSettings`): lock when the system sleeps, and lock after an
 /// interval of inactivity. Stored in the keychain file; applied by the keychain agent to its copy of the keys.

@@ -1,5 +1,10 @@
-import Foundation
 import OSecCrypto
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The on-disk format of everything the engine seals with AES-256-GCM (wrapped keys and item secrets):
 /// `version (1 byte = 1) ‖ nonce (12) ‖ ciphertext ‖ tag (16)`, with caller-supplied associated data.

@@ -1,5 +1,11 @@
-import Foundation
 import OSecCrypto
+import OSecLocks
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The keys of one open keychain held in memory: the master key and the protection-class keys.
 ///
@@ -14,7 +20,7 @@ final class KeyRing: @unchecked Sendable {  // sendable: mutable state guarded b
     let itemAADPrefix: [UInt8]
     /// "OSecKeychain.item.v1" ‖ keychain id: schema version 1's prefix, for re-sealing migrated secrets only.
     let legacyItemAADPrefix: [UInt8]
-    private let lock = NSLock()
+    private let lock = PosixMutex()
     private var master: KeyMaterial?
     private var classKeys: [ProtectionClass: KeyMaterial] = [:]
     /// Prepared AES-GCM keys for the class keys present (made on first use; dropped with their class key).

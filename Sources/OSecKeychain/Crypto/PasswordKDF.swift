@@ -1,5 +1,10 @@
-import Foundation
 import OSecCrypto
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Derives the key-encryption key that wraps the master key from the keychain password (scrypt).
 enum PasswordKDF {

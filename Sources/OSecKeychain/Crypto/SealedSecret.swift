@@ -1,5 +1,10 @@
-import Foundation
 import OSecSQLite
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// An item's secret as stored: AES-256-GCM ciphertext bound to the item it belongs to (see `SecretBinding`).
 /// Opening it needs the item's protection-class key, so it fails with `interactionNotAllowed` when that key is

@@ -1,6 +1,11 @@
-import Foundation
 import OSecCrypto
 import OSecSystem
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The device key: 32 random bytes in `<keychain>.devkey` (mode 0600) that wrap the class D key, and the
 /// master key of a keychain without a password.

@@ -1,5 +1,10 @@
-import Foundation
 import OSecSystem
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The files that make up one keychain, and the file-system chores around them.
 ///
@@ -31,7 +36,7 @@ package struct KeychainFiles: Sendable {
     /// Every file that may belong to the keychain.
     package var all: [String] { [database, wal, sharedMemory, journal, deviceKey] }
     /// The directory holding the files.
-    var directory: String { (database as NSString).deletingLastPathComponent }
+    var directory: String { POSIXFiles.parentDirectory(of: database) }
 
     /// Environment variable that overrides the default keychain path.
     package static let pathVariable = "OPENSECURITY_KEYCHAIN"
@@ -52,7 +57,7 @@ package struct KeychainFiles: Sendable {
     }
 
     /// Whether something (a file, or a link, even a dangling one) has the database's name.
-    var exists: Bool { (try? POSIXFiles.linkStatus(database)) != nil }
+    package var exists: Bool { (try? POSIXFiles.linkStatus(database)) != nil }
 
     /// Creates missing parent directories with mode 0700 (existing ones are left alone) and checks each one it
     /// creates: a directory that another process put there in the meantime must also be ours and private.
@@ -63,7 +68,7 @@ package struct KeychainFiles: Sendable {
         var current = parent
         while !current.isEmpty, current != "/", (try? POSIXFiles.linkStatus(current)) == nil {
             missing.append(current)
-            current = (current as NSString).deletingLastPathComponent
+            current = POSIXFiles.parentDirectory(of: current)
         }
         for directory in missing.reversed() {
             let made = try Self.mapping(directory, "directory") { () throws(SystemError) in

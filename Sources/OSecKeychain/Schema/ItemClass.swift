@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A keychain item class (`genp`, `inet`, `cert`, `keys`) and its attribute schema.
 ///

@@ -1,5 +1,10 @@
-import Foundation
 import OSecSQLite
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// SQL text and value conversion for item rows. Statement texts depend only on the class and on *which*
 /// conditions are present (never on values), so the connection's statement cache serves repeated queries.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A persistent reference to a stored item: its class plus a random 16-byte UUID that stays the same
 /// for the item's whole life (updates keep it; a re-added item gets a new one).

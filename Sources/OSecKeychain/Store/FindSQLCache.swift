@@ -1,5 +1,10 @@
-import Foundation
 import OSecSQLite
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The shape of a find: its conditions plus the projection and whether it has a LIMIT.
 struct FindShape: Hashable, Sendable {

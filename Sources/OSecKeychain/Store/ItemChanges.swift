@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What an update changes. `nil` fields are left as they are; the row id, persistent ref and `cdat`
 /// never change, `mdat` is always refreshed.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A stored item as returned by queries. Reading it never decrypts anything; the secret is opened
 /// only when ``SealedSecret/open()`` is called.

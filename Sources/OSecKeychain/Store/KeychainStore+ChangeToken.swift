@@ -1,5 +1,10 @@
-import Foundation
 import OSecSQLite
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// A value that changes whenever any connection (this process or another) commits to a keychain: callers that
 /// keep something derived from the items (the Secret Service's attribute index) rebuild it only when the token

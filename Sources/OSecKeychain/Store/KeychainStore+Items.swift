@@ -1,5 +1,10 @@
-import Foundation
 import OSecSQLite
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension KeychainStore {
     /// Adds one item in its own IMMEDIATE transaction; returns it as stored (row id, persistent ref, dates).

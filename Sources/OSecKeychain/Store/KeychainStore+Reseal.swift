@@ -1,5 +1,10 @@
-import Foundation
 import OSecSQLite
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension KeychainStore {
     /// Re-seals the secrets that schema version 1 sealed (listed in `reseal_queue` by the migration to version 2)

@@ -1,7 +1,13 @@
-import Foundation
+import OSecLocks
 import OSecSQLite
 import OSecSystem
 import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// One open keychain: a SQLite database in WAL mode plus its device-key file, and the keys this process
 /// holds in memory.
@@ -354,7 +360,7 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
                         }
                         break
                     } catch let error as SQLiteError where error.isBusy && ContinuousClock.now < deadline {
-                        Thread.sleep(forTimeInterval: 0.005)
+                        sleepThread(seconds: 0.005)
                     }
                 }
                 // FULL: with WAL, every commit fsyncs the WAL, so a returned add survives power loss

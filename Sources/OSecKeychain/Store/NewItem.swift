@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An item to add: its class, attributes, engine fields and optional secret.
 package struct NewItem: Sendable {

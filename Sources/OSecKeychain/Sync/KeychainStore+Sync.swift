@@ -1,6 +1,11 @@
-import Foundation
 import OSecSQLite
 import OSecSystem
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The storage engine's interface for the sync layer (`OSecSync`): sync state, the outbox, and applying remote
 /// changes. See ``SyncLedger``.

@@ -1,7 +1,12 @@
-import Foundation
 import OSecSQLite
 import OSecSystem
 import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The keychain's half of the sync: which synchronizable items the sync layer knows (`sync_items`), the outbox of
 /// local changes not pushed yet (`sync_outbox`), the sync state (`sync_state`) and resolved conflicts

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Everything a synchronizable item is, as one value: what the sync layer seals and sends to other members,
 /// and what it writes back when a remote change arrives. The row id and persistent ref are not part of it

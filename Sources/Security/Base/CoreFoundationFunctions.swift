@@ -208,7 +208,7 @@ private func slot(_ key: AnyObject) -> AnyHashable {
 /// Apple's `CFDataGetBytePtr`: the bytes, valid while the data object lives (nil for empty data).
 public func CFDataGetBytePtr(_ theData: CFData!) -> UnsafePointer<UInt8>! {
     guard let theData else { return nil }
-    return ObjectPointers.bytes(of: theData)
+    return ObjectPointers.bytes(at: theData.bytes, count: theData.length)
 }
 
 /// Apple's `CFStringGetLength`: the number of UTF-16 code units.

@@ -1,4 +1,5 @@
 import Foundation
+import OSecKeychain
 import OSecSystem
 
 /// The facade's own settings files (keychain preferences, trust settings): where a user's file lives and how a
@@ -7,12 +8,7 @@ enum SettingsFile {
     /// The user's settings file `name` (a path below `opensecurity/`): `$variable` when set and not empty, else
     /// below `$XDG_CONFIG_HOME` when that is absolute, else below `~/.config`; nil when there is no home.
     static func userPath(overriddenBy variable: String, _ name: String) -> String? {
-        if let explicit = SystemProcess.environment(variable), !explicit.isEmpty { return explicit }
-        if let xdg = SystemProcess.environment("XDG_CONFIG_HOME"), xdg.hasPrefix("/") {
-            return xdg + "/opensecurity/" + name
-        }
-        guard let home = SystemProcess.environment("HOME"), !home.isEmpty else { return nil }
-        return home + "/.config/opensecurity/" + name
+        KeychainLocations.userSettingsPath(overriddenBy: variable, name)
     }
 
     /// Replaces the file at `path` with `data` durably (its directory is created with mode 0700).

@@ -1,5 +1,6 @@
 import Foundation
 import OSecCrypto
+import OSecCryptoFoundation
 
 // Apple's SecKey functions (Security/SecKey.h), with Apple's signatures. Failures come back as nil/false plus a
 // CFError in NSOSStatusErrorDomain whose code is the OSStatus Apple returns in the same situation.

@@ -1,5 +1,6 @@
 import Foundation
 import OSecCrypto
+import OSecCryptoFoundation
 
 /// The throwing core behind Apple's SecKey functions. Apple-shaped wrappers (nil + CFError, OSStatus) sit in
 /// `SecKeyAPI.swift` and `SecKeyLegacyAPI.swift`.

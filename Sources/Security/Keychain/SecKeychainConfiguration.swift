@@ -1,4 +1,5 @@
 import Foundation
+import OSecKeychain
 import OSecSystem
 
 /// OpenSecurity's process-wide keychain settings (our API beyond Apple's).
@@ -21,7 +22,7 @@ public enum SecKeychainConfiguration {
     /// The group everybody shares when nothing else is configured.
     public static let defaultAccessGroup = "opensecurity.shared"
     /// Environment variable listing the process's access groups (comma-separated, first = default for adds).
-    public static let accessGroupsEnvironmentVariable = "OPENSECURITY_ACCESS_GROUPS"
+    public static let accessGroupsEnvironmentVariable = KeychainLocations.accessGroupsVariable
     /// Environment variable naming the default keychain file.
     public static let keychainEnvironmentVariable = "OPENSECURITY_KEYCHAIN"
 
@@ -29,11 +30,7 @@ public enum SecKeychainConfiguration {
     nonisolated(unsafe) private static var configuredGroups: [String]?
     /// The environment's groups, read once (reading the environment costs more than a keychain lookup); nil
     /// when the variable is unset or empty.
-    private static let environmentGroups: [String]? = {
-        let env = SystemProcess.environment(accessGroupsEnvironmentVariable) ?? ""
-        let groups = env.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        return groups.isEmpty ? nil : groups
-    }()
+    private static let environmentGroups: [String]? = KeychainLocations.environmentAccessGroups()
     /// A per-task override of the configured groups, for tests (``withAccessGroups(_:_:)``).
     @TaskLocal private static var taskGroups: [String]?? = .none
 

@@ -22,13 +22,13 @@ public enum SecPreferencesDomain: Int32, Sendable {
 /// are `$OPENSECURITY_KEYCHAIN` or `$XDG_DATA_HOME/opensecurity/keychains/login.keychain-db`.
 enum SecKeychainPreferences {
     /// Environment variable overriding the user domain's file (for tests and sandboxes).
-    static let fileVariable = "OPENSECURITY_KEYCHAIN_PREFERENCES"
+    static let fileVariable = KeychainLocations.preferencesVariable
     static let systemPath = "/etc/opensecurity/keychain-preferences.plist"
 
     /// The preferences file of `domain`, or `nil` for the domains that have none.
     static func path(_ domain: SecPreferencesDomain) -> String? {
         switch domain {
-        case .user: return SettingsFile.userPath(overriddenBy: fileVariable, "keychain-preferences.plist")
+        case .user: return KeychainLocations.userPreferencesPath
         case .system: return systemPath
         case .common, .dynamic: return nil
         }
@@ -53,25 +53,25 @@ enum SecKeychainPreferences {
         KeychainRegistry.setDefault(nil)  // a new default or search list takes effect at once
     }
 
+    /// The keychain settings stored for `domain` (none for the domains without a file).
+    static func stored(_ domain: SecPreferencesDomain) -> KeychainLocations.Preferences {
+        KeychainLocations.Preferences.read(at: path(domain))
+    }
+
     /// The default keychain's path: `$OPENSECURITY_KEYCHAIN`, else the user's `DefaultKeychain`, else the login
-    /// keychain path.
+    /// keychain path (``KeychainLocations``, the rules the `security` front end reads too).
     static func defaultKeychainPath() throws -> String {
-        if let override = SystemProcess.environment(KeychainFiles.pathVariable), !override.isEmpty { return override }
-        if let chosen = read(.user)["DefaultKeychain"] as? String, !chosen.isEmpty { return chosen }
-        return try mapStoreError { try KeychainStore.defaultPath() }
+        try mapStoreError { try KeychainLocations.defaultKeychainPath(preferences: stored(.user)) }
     }
 
     /// The login keychain's path: the user's `LoginKeychain`, else `$XDG_DATA_HOME/…/login.keychain-db`.
     static func loginKeychainPath() throws -> String {
-        if let chosen = read(.user)["LoginKeychain"] as? String, !chosen.isEmpty { return chosen }
-        var environment: [String: String] = [:]
-        for name in ["XDG_DATA_HOME", "HOME"] { environment[name] = SystemProcess.environment(name) }
-        return try mapStoreError { try KeychainStore.defaultPath(environment: environment) }
+        try mapStoreError { try KeychainLocations.loginKeychainPath(preferences: stored(.user)) }
     }
 
     /// The search list of `domain` (paths); for the user domain without a stored list: the default keychain.
     static func searchList(_ domain: SecPreferencesDomain) throws -> [String] {
-        if let list = read(domain)["SearchList"] as? [String] { return list }
+        if let list = stored(domain).searchList { return list }
         return domain == .user ? [try KeychainRegistry.defaultKeychain().path] : []
     }
 }

@@ -1,0 +1,33 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// How the `security` tool shows a password: one implementation for the tool and its front end, so that
+/// `find-generic-password -w` prints the same bytes whichever process answers.
+package enum PasswordText {
+    /// What `-w` prints (before the newline): the password itself, or its lowercase hexadecimal form when it is not
+    /// printable text (not UTF-8, or holding a control character).
+    package static func forStandardOutput(_ data: Data) -> String {
+        isPrintable(data) ? String(decoding: data, as: UTF8.self) : lowercaseHex(data)
+    }
+
+    /// Whether `data` is UTF-8 text without control characters (C0 controls and DEL).
+    package static func isPrintable(_ data: Data) -> Bool {
+        guard let text = String(data: data, encoding: .utf8) else { return false }
+        return !text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+    }
+
+    /// Two lowercase hexadecimal digits per byte.
+    package static func lowercaseHex(_ data: Data) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(data.count * 2)
+        for byte in data {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import OSecTestSupport
+import OSecToolCore
+import Security
+import Testing
+
+/// The option table the tool and its front end share names Apple's attributes (by their raw values).
+@Test func passwordOptionsNameApplesAttributes() {
+    let generic = PasswordLookup.Kind.generic.attributeOptions.map { "\($0.letter)=\($0.attribute)" }
+    let genericApple: [(Character, CFString)] = [
+        ("a", kSecAttrAccount), ("s", kSecAttrService), ("l", kSecAttrLabel), ("j", kSecAttrComment),
+        ("D", kSecAttrDescription), ("G", kSecAttrGeneric), ("c", kSecAttrCreator), ("C", kSecAttrType),
+    ]
+    #expect(generic == genericApple.map { "\($0.0)=\($0.1 as String)" })
+    let internet = PasswordLookup.Kind.internet.attributeOptions.map { "\($0.letter)=\($0.attribute)" }
+    let internetApple: [(Character, CFString)] = [
+        ("a", kSecAttrAccount), ("s", kSecAttrServer), ("l", kSecAttrLabel), ("j", kSecAttrComment),
+        ("D", kSecAttrDescription), ("d", kSecAttrSecurityDomain), ("p", kSecAttrPath), ("r", kSecAttrProtocol),
+        ("t", kSecAttrAuthenticationType), ("P", kSecAttrPort), ("c", kSecAttrCreator), ("C", kSecAttrType),
+    ]
+    #expect(internet == internetApple.map { "\($0.0)=\($0.1 as String)" })
+}
+
+/// `-w`'s text: the password, or lowercase hex when it is not printable UTF-8.
+@Test func passwordTextIsTheSecretOrItsHex() {
+    #expect(PasswordText.forStandardOutput(Data("s3cret!".utf8)) == "s3cret!")
+    #expect(PasswordText.forStandardOutput(Data("pässwörd".utf8)) == "pässwörd")
+    #expect(PasswordText.forStandardOutput(Data([0x00, 0xFF, 0x10])) == "00ff10")
+    #expect(PasswordText.forStandardOutput(Data("a\nb".utf8)) == "610a62")
+    #expect(PasswordText.forStandardOutput(Data("del\u{7F}".utf8)) == "64656c7f")
+    #expect(PasswordText.forStandardOutput(Data()) == "")
+}
+
+/// The `security` front end against the full tool (`security-tool`): for every invocation both give the same bytes
+/// on standard output and standard error and the same exit status, whether the front end answers itself (the
+/// plain `find-*-password -w` success, `--version`) or hands the command line to the full tool.
+@Suite(
+    .enabled(
+        if: SecurityTool.executable != nil && SecurityTool.fullTool != nil,
+        "needs the security and security-tool executables (swift build)"))
+struct SecurityFrontEndTests {
+    let sandbox: SecurityToolSandbox
+
+    init() throws { sandbox = try SecurityToolSandbox("osec-front-end") }
+
+    /// Runs `arguments` through the front end and through the full tool; both results must be identical.
+    private func expectSame(
+        _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> SecurityToolSandbox.Run {
+        let front = try sandbox.run(arguments, stdin: stdin, environment: environment)
+        let full = try sandbox.run(
+            arguments, stdin: stdin, environment: environment, executable: SecurityTool.fullTool)
+        #expect(front.status == full.status, "\(arguments)", sourceLocation: sourceLocation)
+        #expect(front.stdoutData == full.stdoutData, "\(arguments)", sourceLocation: sourceLocation)
+        #expect(front.stderr == full.stderr, "\(arguments)", sourceLocation: sourceLocation)
+        return front
+    }
+
+    private func add(_ arguments: [String]) throws {
+        let added = try sandbox.run(arguments)
+        try #require(added.status == 0, "\(arguments): \(added.stderr)")
+    }
+
+    @Test func sameOutputAndStatusAsTheFullTool() throws {
+        try add(["add-generic-password", "-a", "alice", "-s", "myapp", "-w", "s3cret!", "-l", "Label", "-j", "note"])
+        try add(["add-generic-password", "-a", "bob", "-s", "binary", "-X", "00ff10"])
+        try add(["add-generic-password", "-a", "carol", "-s", "lines", "-w", "two\nlines"])
+        try add(["add-generic-password", "-a", "dave", "-s", "utf8", "-w", "pässwörd €"])
+        try add([
+            "add-generic-password", "-a", "erin", "-s", "codes", "-c", "abcd", "-C", "note", "-G", "gen", "-w", "x",
+        ])
+        try add([
+            "add-internet-password", "-a", "frank", "-s", "example.com", "-r", "htps", "-P", "8443", "-p", "/login",
+            "-d", "realm", "-t", "dflt", "-w", "web-pass",
+        ])
+        let table: [[String]] = [
+            // Answered by the front end.
+            ["find-generic-password", "-a", "alice", "-s", "myapp", "-w"],
+            ["find-generic-password", "-w", "-s", "myapp"],
+            ["find-generic-password", "-l", "Label", "-j", "note", "-w"],
+            ["find-generic-password", "-s", "binary", "-w"],
+            ["find-generic-password", "-s", "lines", "-w"],
+            ["find-generic-password", "-s", "utf8", "-w"],
+            ["find-generic-password", "-c", "abcd", "-C", "note", "-G", "gen", "-w"],
+            ["find-generic-password", "-s", "myapp", "-w", sandbox.keychainPath],
+            ["find-internet-password", "-s", "example.com", "-w"],
+            ["find-internet-password", "-a", "frank", "-s", "example.com", "-r", "htps", "-P", "8443", "-w"],
+            ["find-internet-password", "-p", "/login", "-d", "realm", "-t", "dflt", "-w"],
+            ["--version"],
+            ["version"],
+            // Handed to the full tool.
+            ["find-generic-password", "-s", "nothing", "-w"],
+            ["find-generic-password", "-s", "myapp", "-w", "no-such-keychain"],
+            ["find-internet-password", "-s", "example.com", "-P", "notaport", "-w"],
+            ["find-generic-password", "-c", "toolong", "-w"],
+            ["find-generic-password", "-Z", "-w"],
+            ["find-generic-password", "-s"],
+            ["find-generic-password", "-s", "myapp"],
+            ["find-generic-password", "-s", "myapp", "-g"],
+            ["find-generic-password", "-s", "myapp", "-g", "-w"],
+            ["find-generic-password", "-s", "myapp", "-w", "--json"],
+            ["find-generic-password", "-h"],
+            ["version", "extra"],
+            ["-v", "find-generic-password", "-s", "myapp", "-w"],
+            ["no-such-command"],
+            ["help"],
+            [],
+        ]
+        for arguments in table { _ = try expectSame(arguments) }
+        #expect(try expectSame(["find-generic-password", "-s", "binary", "-w"]).stdout == "00ff10\n")
+        #expect(try expectSame(["find-generic-password", "-s", "nothing", "-w"]).status == 44)
+    }
+
+    @Test func keychainOperandsAndLockedKeychains() throws {
+        try add(["create-keychain", "-p", "pw", "build"])
+        try add(["add-generic-password", "-a", "ci", "-s", "deploy", "-w", "token", "build"])
+        let named = try expectSame(["find-generic-password", "-s", "deploy", "-w", "build"])
+        #expect(named.stdout == "token\n")
+        _ = try expectSame(["find-generic-password", "-s", "deploy", "-w", "build.keychain"])
+        _ = try expectSame(["find-generic-password", "-s", "deploy", "-w"])  // on the search list
+        try add(["lock-keychain", "build"])
+        let locked = try expectSame(["find-generic-password", "-s", "deploy", "-w", "build"])
+        #expect(locked.status == 36)  // errSecInteractionNotAllowed & 0xFF
+        try add(["unlock-keychain", "-p", "pw", "build"])
+        #expect(try expectSame(["find-generic-password", "-s", "deploy", "-w", "build"]).stdout == "token\n")
+    }
+
+    @Test func accessGroupsFromTheEnvironment() throws {
+        try add(["add-generic-password", "-a", "alice", "-s", "grouped", "-w", "shared"])
+        let restricted = ["OPENSECURITY_ACCESS_GROUPS": "other.group"]
+        let hidden = try expectSame(["find-generic-password", "-s", "grouped", "-w"], environment: restricted)
+        #expect(hidden.status == 44)
+        let allowed = ["OPENSECURITY_ACCESS_GROUPS": " opensecurity.shared , other"]
+        #expect(try expectSame(["find-generic-password", "-s", "grouped", "-w"], environment: allowed).status == 0)
+    }
+
+    /// The front end alone, without the full tool beside it: it answers the plain success case itself, and
+    /// anything else ends with a clear message and status 1.
+    @Test func answersItselfWithoutTheFullTool() throws {
+        try add(["add-generic-password", "-a", "alice", "-s", "myapp", "-w", "s3cret!"])
+        let alone = try TemporaryDirectory(prefix: "osec-front-alone")
+        let copy = alone.path("security")
+        try FileManager.default.copyItem(atPath: try #require(SecurityTool.executable), toPath: copy)
+        let found = try sandbox.run(["find-generic-password", "-s", "myapp", "-w"], executable: copy)
+        #expect(found.status == 0)
+        #expect(found.stdout == "s3cret!\n")
+        #expect(try sandbox.run(["--version"], executable: copy).stdout.hasPrefix("security (OpenSecurity) "))
+        let missing = try sandbox.run(["find-generic-password", "-s", "nothing", "-w"], executable: copy)
+        #expect(missing.status == 1)
+        #expect(missing.stdout.isEmpty)
+        #expect(missing.stderr.hasPrefix("security: the full tool security-tool is missing"))
+    }
+}
