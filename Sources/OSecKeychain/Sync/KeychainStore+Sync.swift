@@ -180,11 +180,7 @@ extension KeychainStore {
                 let chunk = Array(classRefs[start..<min(classRefs.count, start + KeychainStore.recordChunk)])
                 start += chunk.count
                 for item in try find(ItemQuery(itemClass: itemClass, persistentRefs: chunk)) {
-                    out[item.persistentRef] = SyncRecord(
-                        itemClass: item.itemClass, attributes: item.attributes.dictionary,
-                        accessGroup: item.accessGroup, accessibility: item.accessibility,
-                        creationDate: item.creationDate, modificationDate: item.modificationDate,
-                        secret: try item.secret?.open())
+                    out[item.persistentRef] = SyncRecord(item: item, secret: try item.secret?.open())
                 }
             }
         }
@@ -259,11 +255,7 @@ extension KeychainStore {
     /// The whole local item a persistent ref points to (its secret opened), or `nil` when it is gone.
     package func record(_ ref: PersistentRef) throws(KeychainStoreError) -> SyncRecord? {
         guard let item = try find(persistentRef: ref) else { return nil }
-        let plain = try item.secret?.open()
-        return SyncRecord(
-            itemClass: item.itemClass, attributes: item.attributes.dictionary, accessGroup: item.accessGroup,
-            accessibility: item.accessibility, creationDate: item.creationDate,
-            modificationDate: item.modificationDate, secret: plain)
+        return SyncRecord(item: item, secret: try item.secret?.open())
     }
 
     /// The sync ids of every item the ledger knows, with their state (for status and tests).
