@@ -145,7 +145,7 @@ struct SyncLedgerBatchTests {
     }
 
     @Test func aPageWithNewKnownAndRepeatedItemsAppliesLikeItsRowsOneByOne() throws {
-        let key = try CircleKey(circleID: Data(repeating: 1, count: 16), material: Data(repeating: 2, count: 32))
+        let key = try CircleKey(circleID: Data(repeating: 1, count: 16), material: Data(repeating: 2, count: 64))
         let settings = try SyncSettings(url: "host=/nonexistent", circle: "ledger")
         let remote = Data(repeating: 0xEE, count: 16)
         let created = Date(timeIntervalSinceReferenceDate: 600_000_000.5)
