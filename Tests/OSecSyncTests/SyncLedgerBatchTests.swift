@@ -169,7 +169,8 @@ struct SyncLedgerBatchTests {
         let later = created.addingTimeInterval(100)
         try next(4, 1, Self.record("acct-4", "v1", created: created, modified: later), later)
         try next(5, 1, Self.record("acct-5", "v1", created: created, modified: later), later)
-        try next(4, 2, Self.record("acct-4", "v2", created: created, modified: later.addingTimeInterval(1)), later)
+        let latest = later.addingTimeInterval(1)
+        try next(4, 2, Self.record("acct-4", "v2", created: created, modified: latest), latest)
         try next(1, 2, Self.record("acct-1", "v2", created: created, modified: later), later)
         try next(2, 2, nil, later)
         try next(6, 1, Self.record("acct-6", "v1", created: created, modified: later), later)
@@ -198,7 +199,7 @@ struct SyncLedgerBatchTests {
             }
             #expect(contents == ["acct-1": "v2", "acct-3": "v1", "acct-4": "v2", "acct-5": "v1", "acct-6": "v1"])
             let fourth = try #require(items.first { $0.attributes["acct"] == .string("acct-4") })
-            #expect(fourth.modificationDate == later.addingTimeInterval(1))
+            #expect(fourth.modificationDate == later.addingTimeInterval(1), "the row's own date")
             let third = try #require(items.first { $0.attributes["acct"] == .string("acct-3") })
             #expect(third.modificationDate == created.addingTimeInterval(3))
             for id in UInt8(1)...6 {
