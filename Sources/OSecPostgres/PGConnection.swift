@@ -73,30 +73,38 @@ package final class PGConnection: @unchecked Sendable {  // sendable: `handle` i
         }
         lock.lock()
         defer { lock.unlock() }
-        let wires = parameters.map(\.wire)
-        let types = wires.map { $0.type }
-        let lengths = wires.map { Int32(clamping: $0.bytes?.count ?? 0) }
-        let formats = [Int32](repeating: 1, count: wires.count)
-        // Copies of the parameter bytes in C memory for the duration of the call (freed below).
-        let buffers: [UnsafeMutablePointer<CChar>?] = wires.map { wire in
-            guard let bytes = wire.bytes else { return nil }
-            let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(bytes.count, 1))
-            bytes.withUnsafeBytes { raw in
-                if let base = raw.baseAddress {
-                    buffer.update(from: base.assumingMemoryBound(to: CChar.self), count: raw.count)
-                }
-            }
-            return buffer
+        // Every parameter's wire form written once, into one buffer (NULLs take no bytes and pass a null pointer).
+        let types = parameters.map(\.wireType)
+        var lengths: [Int32] = []
+        var offsets: [Int?] = []
+        lengths.reserveCapacity(parameters.count)
+        offsets.reserveCapacity(parameters.count)
+        var total = 0
+        for parameter in parameters {
+            let length = parameter.wireLength
+            offsets.append(parameter == .null ? nil : total)
+            lengths.append(Int32(clamping: length))
+            total += length
         }
-        defer { for buffer in buffers { buffer?.deallocate() } }
-        let values = buffers.map { UnsafePointer($0) }
-        let result = types.withUnsafeBufferPointer { typePointer in
-            values.withUnsafeBufferPointer { valuePointer in
-                lengths.withUnsafeBufferPointer { lengthPointer in
-                    formats.withUnsafeBufferPointer { formatPointer in
-                        osec_PQexecParams(
-                            handle, sql, Int32(wires.count), typePointer.baseAddress, valuePointer.baseAddress,
-                            lengthPointer.baseAddress, formatPointer.baseAddress, 1)
+        var storage: [UInt8] = []
+        storage.reserveCapacity(total + 1)
+        for parameter in parameters { parameter.appendWire(to: &storage) }
+        storage.append(0)  // never empty: an empty value must get a pointer (a null pointer would send NULL)
+        let formats = [Int32](repeating: 1, count: parameters.count)
+        let result = storage.withUnsafeBufferPointer { bytes in
+            let base = bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
+            let values: [UnsafePointer<CChar>?] = offsets.map { offset in
+                guard let offset, let base else { return nil }
+                return base + offset
+            }
+            return types.withUnsafeBufferPointer { typePointer in
+                values.withUnsafeBufferPointer { valuePointer in
+                    lengths.withUnsafeBufferPointer { lengthPointer in
+                        formats.withUnsafeBufferPointer { formatPointer in
+                            osec_PQexecParams(
+                                handle, sql, Int32(parameters.count), typePointer.baseAddress,
+                                valuePointer.baseAddress, lengthPointer.baseAddress, formatPointer.baseAddress, 1)
+                        }
                     }
                 }
             }

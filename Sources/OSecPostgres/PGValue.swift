@@ -51,18 +51,61 @@ enum PGType {
 }
 
 extension PGValue {
-    /// The type OID and binary wire form of a parameter (`nil` bytes = SQL NULL).
-    var wire: (type: UInt32, bytes: Data?) {
+    /// The type OID of a parameter (0 for NULL: the server infers it).
+    var wireType: UInt32 {
         switch self {
-        case .null: return (0, nil)
-        case .bytes(let d): return (PGType.bytea, d)
-        case .text(let s): return (PGType.text, Data(s.utf8))
-        case .integer(let i): return (PGType.int8, PGWire.int64(i))
-        case .bool(let b): return (PGType.bool, Data([b ? 1 : 0]))
-        case .bytesArray(let items): return (PGType.byteaArray, PGWire.array(of: PGType.bytea, items))
-        case .integerArray(let items): return (PGType.int8Array, PGWire.array(of: PGType.int8, items.map(PGWire.int64)))
+        case .null: 0
+        case .bytes: PGType.bytea
+        case .text: PGType.text
+        case .integer: PGType.int8
+        case .bool: PGType.bool
+        case .bytesArray: PGType.byteaArray
+        case .integerArray: PGType.int8Array
+        case .boolArray: PGType.boolArray
+        }
+    }
+
+    /// The byte length of the parameter's binary wire form (0 for NULL).
+    var wireLength: Int {
+        switch self {
+        case .null: 0
+        case .bytes(let d): d.count
+        case .text(let s): s.utf8.count
+        case .integer: 8
+        case .bool: 1
+        case .bytesArray(let items): PGWire.arrayHeaderLength(items.count) + items.reduce(0) { $0 + 4 + $1.count }
+        case .integerArray(let items): PGWire.arrayHeaderLength(items.count) + items.count * 12
+        case .boolArray(let items): PGWire.arrayHeaderLength(items.count) + items.count * 5
+        }
+    }
+
+    /// Appends the parameter's binary wire form to `out` (nothing for NULL). Arrays are written element by element
+    /// into the one buffer (no intermediate value per element).
+    func appendWire(to out: inout [UInt8]) {
+        switch self {
+        case .null: break
+        case .bytes(let d): PGWire.append(d, to: &out)
+        case .text(let s): out.append(contentsOf: s.utf8)
+        case .integer(let i): PGWire.append(i, to: &out)
+        case .bool(let b): out.append(b ? 1 : 0)
+        case .bytesArray(let items):
+            PGWire.appendArrayHeader(of: PGType.bytea, count: items.count, to: &out)
+            for item in items {
+                PGWire.append(Int32(clamping: item.count), to: &out)
+                PGWire.append(item, to: &out)
+            }
+        case .integerArray(let items):
+            PGWire.appendArrayHeader(of: PGType.int8, count: items.count, to: &out)
+            for item in items {
+                PGWire.append(Int32(8), to: &out)
+                PGWire.append(item, to: &out)
+            }
         case .boolArray(let items):
-            return (PGType.boolArray, PGWire.array(of: PGType.bool, items.map { Data([$0 ? 1 : 0]) }))
+            PGWire.appendArrayHeader(of: PGType.bool, count: items.count, to: &out)
+            for item in items {
+                PGWire.append(Int32(1), to: &out)
+                out.append(item ? 1 : 0)
+            }
         }
     }
 
@@ -91,29 +134,30 @@ extension PGValue {
 
 /// PostgreSQL's binary wire formats (network byte order).
 enum PGWire {
-    static func int64(_ value: Int64) -> Data {
-        withUnsafeBytes(of: value.bigEndian) { Data($0) }
+    static func append(_ value: Int64, to out: inout [UInt8]) {
+        withUnsafeBytes(of: value.bigEndian) { out.append(contentsOf: $0) }
     }
 
-    static func int32(_ value: Int32) -> Data {
-        withUnsafeBytes(of: value.bigEndian) { Data($0) }
+    static func append(_ value: Int32, to out: inout [UInt8]) {
+        withUnsafeBytes(of: value.bigEndian) { out.append(contentsOf: $0) }
     }
 
-    /// A one-dimensional array without NULLs: ndim, has-null flag, element type, (length, lower bound), then
-    /// each element as its length and bytes (array_send in src/backend/utils/adt/arrayfuncs.c).
-    static func array(of elementType: UInt32, _ elements: [Data]) -> Data {
-        var out = Data(capacity: 20 + elements.reduce(0) { $0 + 4 + $1.count })
-        out.append(int32(elements.isEmpty ? 0 : 1))
-        out.append(int32(0))
-        out.append(int32(Int32(bitPattern: elementType)))
-        if !elements.isEmpty {
-            out.append(int32(Int32(clamping: elements.count)))
-            out.append(int32(1))
+    static func append(_ bytes: Data, to out: inout [UInt8]) {
+        bytes.withUnsafeBytes { out.append(contentsOf: $0) }
+    }
+
+    /// The length of a one-dimensional array's header (``appendArrayHeader(of:count:to:)``).
+    static func arrayHeaderLength(_ count: Int) -> Int { count == 0 ? 12 : 20 }
+
+    /// The header of a one-dimensional array without NULLs: ndim, has-null flag, element type, then (length, lower
+    /// bound); each element follows as its length and bytes (array_send in src/backend/utils/adt/arrayfuncs.c).
+    static func appendArrayHeader(of elementType: UInt32, count: Int, to out: inout [UInt8]) {
+        append(Int32(count == 0 ? 0 : 1), to: &out)
+        append(Int32(0), to: &out)
+        append(Int32(bitPattern: elementType), to: &out)
+        if count > 0 {
+            append(Int32(clamping: count), to: &out)
+            append(Int32(1), to: &out)
         }
-        for element in elements {
-            out.append(int32(Int32(clamping: element.count)))
-            out.append(element)
-        }
-        return out
     }
 }

@@ -296,9 +296,14 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
         let last = lastRow.seq
         do {
             try store.withSyncTransaction { transaction in
+                // An item id the ledger does not know at the start of the page, and that no earlier row of the page
+                // names, has no state: only the item's own row can create it. Its state is not looked up.
+                let known = try transaction.knownItemIDs(rows.map(\.itemID))
+                var named = Set<Data>(minimumCapacity: rows.count)
                 var fresh: [(row: SyncRow, payload: SyncPayload, record: SyncRecord)] = []
                 for (row, payload) in zip(rows, opened) {
-                    var state = try transaction.state(row.itemID)
+                    let mayHaveState = known.contains(row.itemID) || !named.insert(row.itemID).inserted
+                    var state = mayHaveState ? try transaction.state(row.itemID) : nil
                     if state == nil, let record = payload.record {
                         fresh.append((row, payload, record))
                         continue
@@ -306,7 +311,9 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
                     if !fresh.isEmpty {
                         try addFresh(transaction, fresh)
                         fresh.removeAll(keepingCapacity: true)
-                        state = try transaction.state(row.itemID)  // a collision among them may have changed it
+                        if mayHaveState {  // a collision among them may have changed it
+                            state = try transaction.state(row.itemID)
+                        }
                     }
                     try apply(transaction, row, payload, state: state)
                 }

@@ -85,7 +85,7 @@ extension KeychainStore {
                     persistentRef: try PersistentRef(itemClass: itemClass, uuid: row.uuid),
                     attributes: row.attributes, accessGroup: row.item.accessGroup,
                     accessibility: row.item.accessibility, isSynchronizable: row.item.isSynchronizable,
-                    creationDate: now, modificationDate: now,
+                    creationDate: row.item.dates?.created ?? now, modificationDate: row.item.dates?.modified ?? now,
                     secret: stored.sealed.map {
                         SealedSecret(blob: $0, binding: row.binding(rowID: stored.rowID), keyRing: keyRing)
                     }))
@@ -324,7 +324,9 @@ extension KeychainStore {
         let engine: [SQLiteValue] = [
             .null,  // id, chosen in the transaction
             .blob(uuid), .text(item.accessGroup), .text(item.accessibility.rawValue),
-            .integer(item.isSynchronizable ? 1 : 0), .real(timestamp), .real(timestamp),
+            .integer(item.isSynchronizable ? 1 : 0),
+            .real(item.dates?.created.timeIntervalSinceReferenceDate ?? timestamp),
+            .real(item.dates?.modified.timeIntervalSinceReferenceDate ?? timestamp),
             .integer(Int64(bitPattern: strings)),
             .null,  // secret, sealed in the transaction
         ]

@@ -19,6 +19,9 @@ package struct NewItem: Sendable {
     package var isSynchronizable: Bool
     /// The secret (`v_Data`): password bytes or key material. Sealed before it is stored; `nil` = none.
     package var secret: Data?
+    /// `cdat` and `mdat` to store instead of the time of the add (`nil`: now). The sync layer gives a remote item
+    /// its own dates, so every member compares the same ones; applications never set them.
+    package var dates: (created: Date, modified: Date)?
 
     package init(
         itemClass: ItemClass, attributes: [String: AttributeValue] = [:], accessGroup: String = "",

@@ -185,18 +185,15 @@ extension KeychainStore {
                 let chunk = Array(classRefs[start..<min(classRefs.count, start + KeychainStore.recordChunk)])
                 start += chunk.count
                 for item in try find(ItemQuery(itemClass: itemClass, persistentRefs: chunk)) {
-                    out[item.persistentRef] = SyncRecord(
-                        itemClass: item.itemClass, attributes: item.attributes.dictionary,
-                        accessGroup: item.accessGroup, accessibility: item.accessibility,
-                        creationDate: item.creationDate, modificationDate: item.modificationDate,
-                        secret: try item.secret?.open())
+                    out[item.persistentRef] = SyncRecord(item: item, secret: try item.secret?.open())
                 }
             }
         }
         return out
     }
 
-    /// Persistent refs looked up per query by ``records(_:)`` (well below SQLite's limit on bound parameters).
+    /// Persistent refs looked up per query by ``records(_:)``, item ids by ``SyncTransaction/knownItemIDs(_:)``
+    /// (well below SQLite's limit on bound parameters).
     static let recordChunk = 500
 
     /// Drops this process's claim on `itemIDs` (they are pushed later, by whoever claims them).
@@ -263,11 +260,7 @@ extension KeychainStore {
     /// The whole local item a persistent ref points to (its secret opened), or `nil` when it is gone.
     package func record(_ ref: PersistentRef) throws(KeychainStoreError) -> SyncRecord? {
         guard let item = try find(persistentRef: ref) else { return nil }
-        let plain = try item.secret?.open()
-        return SyncRecord(
-            itemClass: item.itemClass, attributes: item.attributes.dictionary, accessGroup: item.accessGroup,
-            accessibility: item.accessibility, creationDate: item.creationDate,
-            modificationDate: item.modificationDate, secret: plain)
+        return SyncRecord(item: item, secret: try item.secret?.open())
     }
 
     /// The sync ids of every item the ledger knows, with their state (for status and tests).
@@ -370,29 +363,65 @@ package struct SyncTransaction {
     }
 
     /// Adds remote items this keychain has never seen (no `sync_items` row) in one batched add: one row-id lookup,
-    /// one file check, one statement per item. Returns, for each, whether it was stored; `false` means its primary
-    /// key is taken by another local item, and nothing was written for it (the caller applies the conflict rule,
-    /// through ``put(_:_:version:member:)``).
+    /// one file check, one statement per item, the record's dates written by the insert itself. Their `sync_items`
+    /// rows are then written with one prepared statement reused for the whole run. Returns, for each, whether it was
+    /// stored; `false` means its primary key is taken by another local item, and nothing was written for it (the
+    /// caller applies the conflict rule, through ``put(_:_:version:member:)``).
     package func putNew(
         _ items: [(itemID: Data, record: SyncRecord, version: Int64, member: Data)]
     ) throws(KeychainStoreError) -> [Bool] {
         let added = try store.add(
             contentsOf: items.map { item in
-                NewItem(
+                var new = NewItem(
                     itemClass: item.record.itemClass, attributes: item.record.attributes,
                     accessGroup: item.record.accessGroup, accessibility: item.record.accessibility,
                     isSynchronizable: true, secret: item.record.secret)
+                new.dates = (item.record.creationDate, item.record.modificationDate)
+                return new
             }, skippingDuplicates: true)
-        var stored: [Bool] = []
-        stored.reserveCapacity(items.count)
-        for (item, result) in zip(items, added) {
-            if let result {
-                try link(
-                    item.itemID, item.record, ref: result.persistentRef, version: item.version, member: item.member)
+        try KeychainStore.mapErrors {
+            try db.withStatement(SyncTransaction.linkSQL) { statement in
+                for (item, result) in zip(items, added) {
+                    guard let result else { continue }
+                    try statement.bind(item.itemID, at: 1)
+                    try statement.bind(item.record.itemClass.code, at: 2)
+                    try statement.bind(result.persistentRef.uuid, at: 3)
+                    try statement.bind(item.version, at: 4)
+                    try statement.bind(item.member, at: 5)
+                    try statement.bind(item.record.modificationDate.timeIntervalSinceReferenceDate, at: 6)
+                    try statement.run()
+                }
             }
-            stored.append(result != nil)
         }
-        return stored
+        return added.map { $0 != nil }
+    }
+
+    /// Maps an item id to its local row (`?1` item id, `?2` class, `?3` persistent-ref UUID, `?4` version,
+    /// `?5` member, `?6` mdat), replacing what the ledger knew of it.
+    static let linkSQL = """
+        INSERT INTO sync_items (item_id, class, persistref, version, member, mdat) VALUES (?, ?, ?, ?, ?, ?)
+        ON CONFLICT (item_id) DO UPDATE SET class = excluded.class, persistref = excluded.persistref,
+            version = excluded.version, member = excluded.member, mdat = excluded.mdat
+        """
+
+    /// Which of `itemIDs` the ledger knows (has a `sync_items` row for), looked up with one query per 500 ids
+    /// instead of one per id: a pulled page asks once, then reads the full state only of the items it knows.
+    package func knownItemIDs(_ itemIDs: [Data]) throws(KeychainStoreError) -> Set<Data> {
+        var known = Set<Data>()
+        var start = 0
+        while start < itemIDs.count {
+            let chunk = itemIDs[start..<min(itemIDs.count, start + KeychainStore.recordChunk)]
+            start += chunk.count
+            let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            try KeychainStore.mapErrors {
+                try db.forEachRow(
+                    "SELECT item_id FROM sync_items WHERE item_id IN (\(placeholders))", chunk.map(SQLiteValue.blob)
+                ) { row in
+                    if let id = row.data(at: 0) { known.insert(id) }
+                }
+            }
+        }
+        return known
     }
 
     /// Gives the local row `ref` the record's dates and maps the item id to it at `version`, written by `member`.
@@ -407,11 +436,7 @@ package struct SyncTransaction {
                     .real(record.modificationDate.timeIntervalSinceReferenceDate), .blob(ref.uuid),
                 ])
             try db.run(
-                """
-                INSERT INTO sync_items (item_id, class, persistref, version, member, mdat) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (item_id) DO UPDATE SET class = excluded.class, persistref = excluded.persistref,
-                    version = excluded.version, member = excluded.member, mdat = excluded.mdat
-                """,
+                SyncTransaction.linkSQL,
                 [
                     .blob(itemID), .text(record.itemClass.code), .blob(ref.uuid), .integer(version), .blob(member),
                     .real(record.modificationDate.timeIntervalSinceReferenceDate),

@@ -36,6 +36,17 @@ package struct SyncRecord: Sendable, Hashable {
         self.secret = secret
     }
 
+    /// A stored item as a record, with its secret in clear.
+    init(item: KeychainItem, secret: Data?) {
+        var attributes: [String: AttributeValue] = [:]
+        attributes.reserveCapacity(item.attributes.count)
+        for entry in item.attributes { attributes[entry.key] = entry.value }
+        self.init(
+            itemClass: item.itemClass, attributes: attributes, accessGroup: item.accessGroup,
+            accessibility: item.accessibility, creationDate: item.creationDate,
+            modificationDate: item.modificationDate, secret: secret)
+    }
+
     /// The primary-key attributes (Apple's uniqueness rule, with `agrp` and `sync`): what a colliding local
     /// item shares with this one.
     package var primaryKeyAttributes: [String: AttributeValue] {

@@ -1,0 +1,213 @@
+import Foundation
+import OSecKeychain
+import OSecSync
+import OSecTestSupport
+import Testing
+
+/// The set-based paths of the keychain's sync ledger, without a server: the claimed items read back through the
+/// claim (one joined query per class), the push completed with set-based statements, and a pulled page applied with
+/// one lookup of the item ids the ledger knows and the remote dates written by the batched add itself. Each is
+/// checked against the one-item paths it replaces.
+struct SyncLedgerBatchTests {
+    let directory: TemporaryDirectory
+
+    init() throws {
+        directory = try TemporaryDirectory(prefix: "osec-sync-ledger")
+    }
+
+    func store(_ name: String) throws -> KeychainStore {
+        try KeychainStore.openOrCreate(at: directory.path("\(name).keychain-db"))
+    }
+
+    /// One synchronizable item of every class, with every kind of attribute value (text and bytes in `bytes`
+    /// columns, integers, a double, dates), with and without a secret.
+    static let variedItems: [NewItem] = [
+        NewItem(
+            itemClass: .genericPassword,
+            attributes: [
+                "svce": .string("ledger.example"), "acct": .string("text account"), "labl": .string("label"),
+                "gena": .data(Data([0, 1, 2, 255])), "type": .integer(0x6170_706c), "crtr": .integer(-7),
+                "desc": .string(""),
+            ],
+            accessGroup: "group.one", accessibility: .afterFirstUnlock, isSynchronizable: true,
+            secret: Data("secret one".utf8)),
+        NewItem(
+            itemClass: .genericPassword,
+            attributes: ["svce": .data(Data("bytes service".utf8)), "acct": .data(Data([9, 8, 7]))],
+            accessGroup: "group.two", accessibility: .whenUnlocked, isSynchronizable: true, secret: nil),
+        NewItem(
+            itemClass: .internetPassword,
+            attributes: [
+                "srvr": .string("host.example"), "acct": .string("user"), "ptcl": .integer(443), "port": .integer(8443),
+                "path": .string("/a/b"), "atyp": .string("dflt"), "invi": .double(1.5),
+            ],
+            accessGroup: "group.one", accessibility: .afterFirstUnlock, isSynchronizable: true,
+            secret: Data(repeating: 0x41, count: 300)),
+        NewItem(
+            itemClass: .certificate,
+            attributes: [
+                "issr": .data(Data([0x30, 0x03, 1, 2, 3])), "slnr": .data(Data([0x02, 0x01, 0x05])),
+                "ctyp": .integer(1), "labl": .string("cert label"), "pkhh": .data(Data(repeating: 7, count: 20)),
+            ],
+            accessGroup: "group.one", accessibility: .afterFirstUnlock, isSynchronizable: true,
+            secret: Data([0x30, 0x82, 0x01, 0x00])),
+        NewItem(
+            itemClass: .key,
+            attributes: [
+                "klbl": .data(Data(repeating: 3, count: 20)), "kcls": .integer(1), "bsiz": .integer(256),
+                "esiz": .integer(256), "sdat": .date(Date(timeIntervalSinceReferenceDate: 700_000_000.25)),
+                "edat": .date(Date(timeIntervalSinceReferenceDate: 800_000_000)), "sign": .integer(1),
+                "labl": .string("key label"),
+            ],
+            accessGroup: "group.one", accessibility: .afterFirstUnlock, isSynchronizable: true,
+            secret: Data(repeating: 0x55, count: 32)),
+    ]
+
+    @Test func claimedItemsReadBackAsTheKeychainStoresThem() throws {
+        let store = try store("claim")
+        let added = try store.add(contentsOf: Self.variedItems)
+        let gone = try store.add(
+            NewItem(
+                itemClass: .genericPassword, attributes: ["svce": .string("ledger.example"), "acct": .string("gone")],
+                accessGroup: "group.one", isSynchronizable: true, secret: Data("x".utf8)))
+        #expect(try store.delete(ItemQuery(persistentRef: gone.persistentRef)) == 1)
+        let entries = try store.claimSyncChanges(limit: 100, lease: 60)
+        #expect(entries.count == Self.variedItems.count + 1)
+        var live = 0
+        for entry in entries {
+            let state = try #require(try store.syncItemState(entry.itemID))
+            guard let ref = state.persistentRef else {
+                #expect(entry.record == nil && entry.deletionDate != nil, "the deleted item goes out as a tombstone")
+                continue
+            }
+            live += 1
+            let record = try #require(entry.record)
+            #expect(record == (try store.record(ref)), "the claim reads what a lookup by persistent ref reads")
+            let index = try #require(added.firstIndex { $0.persistentRef == ref })
+            #expect(record.secret == Self.variedItems[index].secret)
+            #expect(record.itemClass == entry.itemClass && entry.baseVersion == 0 && entry.change == 1)
+        }
+        #expect(live == Self.variedItems.count)
+    }
+
+    @Test func aCompletedPushDropsItsEntriesAndKeepsNewerChangesQueuedAndUnclaimed() throws {
+        let store = try store("complete")
+        let items = (0..<5).map { index in
+            NewItem(
+                itemClass: .genericPassword,
+                attributes: ["svce": .string("ledger.example"), "acct": .string("acct-\(index)")],
+                accessGroup: "group.one", isSynchronizable: true, secret: Data("v1 \(index)".utf8))
+        }
+        _ = try store.add(contentsOf: items)
+        let entries = try store.claimSyncChanges(limit: 100, lease: 60)
+        #expect(entries.count == 5)
+        // A newer change of acct-2 commits while the push is on its way.
+        let query = ItemQuery(
+            itemClass: .genericPassword, attributes: ["svce": .string("ledger.example"), "acct": .string("acct-2")],
+            accessGroups: ["group.one"], isSynchronizable: true)
+        #expect(try store.update(query, with: ItemChanges(secret: Data("v2".utf8))) == 1)
+        // The server took four of them; acct-4's row was refused and its claim released.
+        let refused = try #require(entries.last)
+        try store.releaseSyncClaims([refused.itemID])
+        try store.completeSyncPushes(entries.dropLast().map { ($0, $0.baseVersion + 1) })
+        #expect(try store.pendingSyncChangeCount() == 2, "the newer change and the refused one wait")
+        for entry in entries.dropLast() { #expect(try store.syncItemState(entry.itemID)?.version == 1) }
+        #expect(try store.syncItemState(refused.itemID)?.version == 0)
+        // Both are unclaimed: a new claim takes them, the newer change based on the version just pushed.
+        let again = try store.claimSyncChanges(limit: 100, lease: 60)
+        #expect(Set(again.map(\.itemID)).count == 2)
+        let newer = try #require(again.first { $0.itemID != refused.itemID })
+        #expect(newer.baseVersion == 1 && newer.change == 2 && newer.record?.secret == Data("v2".utf8))
+        // Completing nothing changes nothing.
+        try store.completeSyncPushes([])
+        #expect(try store.pendingSyncChangeCount() == 2)
+    }
+
+    /// A row sealed by `member` for `key`.
+    static func row(
+        _ key: CircleKey, member: Data, itemID: Data, version: Int64, seq: Int64, record: SyncRecord?,
+        date: Date
+    ) throws -> SyncRow {
+        let sealed = try SyncRow.seal(
+            SyncPayload(
+                member: member, modificationDate: date, itemClass: record?.itemClass ?? .genericPassword,
+                record: record),
+            itemID: itemID, version: version, key: key)
+        return SyncRow(itemID: itemID, version: version, seq: seq, isTombstone: record == nil, blob: sealed.blob)
+    }
+
+    static func record(_ account: String, _ secret: String, created: Date, modified: Date) -> SyncRecord {
+        SyncRecord(
+            itemClass: .genericPassword,
+            attributes: ["svce": .string("ledger.example"), "acct": .string(account), "labl": .string("remote")],
+            accessGroup: "group.one", accessibility: .afterFirstUnlock, creationDate: created,
+            modificationDate: modified, secret: Data(secret.utf8))
+    }
+
+    @Test func aPageWithNewKnownAndRepeatedItemsAppliesLikeItsRowsOneByOne() throws {
+        let key = try CircleKey(circleID: Data(repeating: 1, count: 16), material: Data(repeating: 2, count: 64))
+        let settings = try SyncSettings(url: "host=/nonexistent", circle: "ledger")
+        let remote = Data(repeating: 0xEE, count: 16)
+        let created = Date(timeIntervalSinceReferenceDate: 600_000_000.5)
+        var rows: [SyncRow] = []
+        var seq: Int64 = 0
+        func next(_ id: UInt8, _ version: Int64, _ record: SyncRecord?, _ date: Date) throws {
+            seq += 1
+            rows.append(
+                try Self.row(
+                    key, member: remote, itemID: Data(repeating: id, count: 16), version: version, seq: seq,
+                    record: record, date: date))
+        }
+        // Page 1: three new items. Page 2: item 4 named twice (v1, then v2 while v1 still waits in the batch of new
+        // items), an update of item 1, the deletion of item 2, another new item.
+        for id in UInt8(1)...3 {
+            let date = created.addingTimeInterval(Double(id))
+            try next(id, 1, Self.record("acct-\(id)", "v1", created: created, modified: date), date)
+        }
+        let firstPage = rows
+        rows = []
+        let later = created.addingTimeInterval(100)
+        try next(4, 1, Self.record("acct-4", "v1", created: created, modified: later), later)
+        try next(5, 1, Self.record("acct-5", "v1", created: created, modified: later), later)
+        let latest = later.addingTimeInterval(1)
+        try next(4, 2, Self.record("acct-4", "v2", created: created, modified: latest), latest)
+        try next(1, 2, Self.record("acct-1", "v2", created: created, modified: later), later)
+        try next(2, 2, nil, later)
+        try next(6, 1, Self.record("acct-6", "v1", created: created, modified: later), later)
+        let secondPage = rows
+        var stores: [KeychainStore] = []
+        for name in ["whole", "single"] {
+            let store = try store("page-\(name)")
+            let engine = try SyncEngine.offline(store: store, settings: settings, key: key)
+            if name == "whole" {
+                try engine.apply(pulled: firstPage)
+                try engine.apply(pulled: secondPage)
+            } else {
+                for row in firstPage + secondPage { try engine.apply(pulled: [row]) }
+            }
+            stores.append(store)
+        }
+        for store in stores {
+            let items = try store.find(
+                ItemQuery(itemClass: .genericPassword, attributes: ["svce": .string("ledger.example")]))
+            var contents: [String: String] = [:]
+            for item in items {
+                guard case .string(let account)? = item.attributes["acct"] else { continue }
+                contents[account] = String(decoding: try item.secret?.open() ?? Data(), as: UTF8.self)
+                // A remote item keeps the dates it was made with (every member compares the same ones).
+                #expect(item.creationDate == created, "\(account)")
+            }
+            #expect(contents == ["acct-1": "v2", "acct-3": "v1", "acct-4": "v2", "acct-5": "v1", "acct-6": "v1"])
+            let fourth = try #require(items.first { $0.attributes["acct"] == .string("acct-4") })
+            #expect(fourth.modificationDate == later.addingTimeInterval(1), "the row's own date")
+            let third = try #require(items.first { $0.attributes["acct"] == .string("acct-3") })
+            #expect(third.modificationDate == created.addingTimeInterval(3))
+            for id in UInt8(1)...6 {
+                let state = try #require(try store.syncItemState(Data(repeating: id, count: 16)))
+                #expect(state.version == ([1, 2, 4].contains(id) ? 2 : 1))
+                #expect((state.persistentRef == nil) == (id == 2) && state.member == remote)
+            }
+            #expect(try store.pendingSyncChangeCount() == 0 && store.syncConflicts().isEmpty)
+        }
+    }
+}
