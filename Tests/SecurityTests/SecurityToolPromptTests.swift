@@ -39,7 +39,7 @@ struct SecurityToolPromptTests {
                         buffer = b""
             done, status = os.waitpid(pid, os.WNOHANG)
             if done == 0:
-                # Still running at the deadline (e.g. blocked writing to a terminal nobody reads): a failure, not a hang.
+                # Still running at the deadline (blocked writing to a terminal nobody reads?): a failure, not a hang.
                 os.kill(pid, 9)
                 out += b"\\n[no exit within 60 s: killed]"
                 _, status = os.waitpid(pid, 0)

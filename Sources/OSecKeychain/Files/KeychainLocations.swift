@@ -52,7 +52,9 @@ package enum KeychainLocations {
         package var loginKeychain: String?
 
         private enum CodingKeys: String, CodingKey {
-            case searchList = "SearchList", defaultKeychain = "DefaultKeychain", loginKeychain = "LoginKeychain"
+            case searchList = "SearchList"
+            case defaultKeychain = "DefaultKeychain"
+            case loginKeychain = "LoginKeychain"
         }
 
         package init() {}
