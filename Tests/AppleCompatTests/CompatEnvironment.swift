@@ -8,6 +8,9 @@ enum CompatEnvironment {
         if ProcessInfo.processInfo.environment["OPENSECURITY_KEYCHAIN"] == nil {
             setenv("OPENSECURITY_KEYCHAIN", directory + "/login.keychain-db", 1)
             setenv("XDG_DATA_HOME", directory, 1)
+            // The user preferences (search list, default keychain) too: a stale file in the real ~/.config must not
+            // decide which keychains the process searches.
+            setenv("XDG_CONFIG_HOME", directory + "/config", 1)
         }
     }()
 

@@ -41,5 +41,8 @@ enum KeychainTestSetup {
         let dir = NSTemporaryDirectory() + "osec-default-\(getpid())-\(UUID().uuidString)"
         setenv("OPENSECURITY_KEYCHAIN", dir + "/login.keychain-db", 1)
         setenv("XDG_DATA_HOME", dir, 1)
+        // The user preferences (search list, default keychain) too: a stale file in the real ~/.config must not
+        // decide which keychains the process searches.
+        setenv("XDG_CONFIG_HOME", dir + "/config", 1)
     }()
 }
