@@ -14,7 +14,7 @@
 #     --jobs N       build jobs (swift build -j N)
 #     --no-build     use the release binary already built
 # `security` is a small front end that answers `find-*-password -w` and `--version` itself (it links only
-# FoundationEssentials and the keychain store, so it starts about as fast as `openssl version`) and replaces itself
+# FoundationEssentials and the keychain store, so it starts at a fraction of the full tool's cost) and replaces itself
 # with the full tool for every other command line (docs/security-tool.md, "Start-up cost").
 # Each binary is a release build with the Swift runtime and Foundation linked statically (--static-swift-stdlib)
 # and libstdc++/libgcc linked statically too: it runs without a Swift toolchain. Its dynamic dependencies are only
