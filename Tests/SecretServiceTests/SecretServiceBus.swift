@@ -54,14 +54,22 @@ final class SecretServiceBus: @unchecked Sendable {  // used by one test at a ti
             </busconfig>
             """
         try directory.write("session.conf", Data(config.utf8))
-        // The askpass program prints the locked keychain's password (a wrong one when ASKPASS_WRONG exists), after
-        // 2 seconds when ASKPASS_SLOW exists.
+        // The askpass program prints the locked keychain's password (a wrong one when ASKPASS_WRONG exists). While
+        // ASKPASS_HOLD exists it first creates ASKPASS_WAITING and waits (at most 60 s) until the test removes the
+        // hold: a prompt that is certainly still running, without any timing.
         let askpass = try directory.write(
             "askpass.sh",
             Data(
                 """
                 #!/bin/sh
-                if [ -e "\(directory.path("ASKPASS_SLOW"))" ]; then sleep 2; fi
+                if [ -e "\(directory.path("ASKPASS_HOLD"))" ]; then
+                    : > "\(directory.path("ASKPASS_WAITING"))"
+                    n=0
+                    while [ -e "\(directory.path("ASKPASS_HOLD"))" ] && [ "$n" -lt 600 ]; do
+                        sleep 0.1
+                        n=$((n + 1))
+                    done
+                fi
                 if [ -e "\(directory.path("ASKPASS_WRONG"))" ]; then echo wrong; else echo '\(lockedPassword)'; fi
 
                 """.utf8))
