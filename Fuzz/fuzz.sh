@@ -27,8 +27,9 @@ cd "$(dirname "$0")/.."
 
 all_targets=(asn1 x509 pkcs12 cms agent sync keychainfile tls keyimport secitem)
 all_targets+=(secretservice)
-keychain_modules=(OSecASN1 OSecCrypto OSecSQLite OSecSystem OSecKeychainAgent OSecKeychain)
-security_modules=("${keychain_modules[@]}" OSecX509 OSecPKCS12 OSecTrust OSecTLSCore OSecPostgres OSecSync Security)
+keychain_modules=(OSecASN1 OSecLocks OSecCrypto OSecSQLite OSecSystem OSecKeychainAgent OSecKeychain)
+security_modules=("${keychain_modules[@]}" OSecX509 OSecPKCS12 OSecTrust OSecTLSCore OSecPostgres OSecSync OSecCMS)
+security_modules+=(OSecCryptoFoundation Security)
 
 if [ "${1:-}" = all ]; then
     seconds="${2:-60}"
@@ -58,13 +59,13 @@ fi
 target="${1:-}"
 case "$target" in
 asn1) modules=(OSecASN1); harness=Fuzz/ASN1Fuzz.swift; max_len=8192 ;;
-x509) modules=(OSecASN1 OSecCrypto OSecX509); harness=Fuzz/X509Fuzz.swift; max_len=8192 ;;
-pkcs12) modules=(OSecASN1 OSecCrypto OSecX509 OSecPKCS12); harness=Fuzz/PKCS12Fuzz.swift; max_len=16384 ;;
-cms) modules=(OSecASN1 OSecCrypto OSecX509 OSecCMS); harness=Fuzz/CMSFuzz.swift; max_len=16384 ;;
-agent) modules=(OSecSystem OSecKeychainAgent); harness=Fuzz/AgentFuzz.swift; max_len=16384 ;;
+x509) modules=(OSecASN1 OSecLocks OSecCrypto OSecX509); harness=Fuzz/X509Fuzz.swift; max_len=8192 ;;
+pkcs12) modules=(OSecASN1 OSecLocks OSecCrypto OSecX509 OSecPKCS12); harness=Fuzz/PKCS12Fuzz.swift; max_len=16384 ;;
+cms) modules=(OSecASN1 OSecLocks OSecCrypto OSecX509 OSecCMS); harness=Fuzz/CMSFuzz.swift; max_len=16384 ;;
+agent) modules=(OSecLocks OSecSystem OSecKeychainAgent); harness=Fuzz/AgentFuzz.swift; max_len=16384 ;;
 sync) modules=("${keychain_modules[@]}" OSecPostgres OSecSync); harness=Fuzz/SyncFuzz.swift; max_len=16384 ;;
 keychainfile) modules=("${keychain_modules[@]}"); harness=Fuzz/KeychainFileFuzz.swift; max_len=4096 ;;
-tls) modules=(OSecASN1 OSecCrypto OSecX509 OSecTLSCore); harness=Fuzz/TLSFuzz.swift; max_len=16384 ;;
+tls) modules=(OSecASN1 OSecLocks OSecCrypto OSecX509 OSecTLSCore); harness=Fuzz/TLSFuzz.swift; max_len=16384 ;;
 keyimport) modules=("${security_modules[@]}"); harness=Fuzz/KeyImportFuzz.swift; max_len=8192 ;;
 secitem) modules=("${security_modules[@]}"); harness=Fuzz/SecItemFuzz.swift; max_len=2048 ;;
 secretservice)
