@@ -91,7 +91,7 @@ let package = Package(
             name: "OSecKeychain",
             dependencies: ["OSecSQLite", "OSecCrypto", "OSecSystem", "OSecKeychainAgent", "OSecASN1", "OSecLocks"]),
         // What the `security` tool and its front end share: option parsing, the password's text, the -w lookup.
-        .target(name: "OSecToolCore", dependencies: ["OSecKeychain", "OSecSystem"]),
+        .target(name: "OSecToolCore", dependencies: ["OSecKeychain", "OSecSystem", "OSecASN1"]),
         // Synchronizable items shared across machines through PostgreSQL, end-to-end encrypted.
         .target(
             name: "OSecSync", dependencies: ["OSecKeychain", "OSecPostgres", "OSecCrypto", "OSecSystem", "OSecASN1"]),
@@ -118,8 +118,9 @@ let package = Package(
         .target(name: "LocalAuthentication", dependencies: ["Security"]),
 
         // MARK: Conveniences on Apple's API only (keychain one-liners, RSA helpers, the transport envelope)
-        // OSecCrypto only for the envelope's one-pass AES-GCM seal of a `Data` (docs/design/kit.md, Performance).
-        .target(name: "OpenSecurityKit", dependencies: ["Security", "CommonCrypto", "OSecCrypto"]),
+        // OSecCrypto only for the envelope's one-pass AES-GCM seal of a `Data` (docs/design/kit.md, Performance),
+        // OSecASN1 for its hex digests (the package's one hex encoder).
+        .target(name: "OpenSecurityKit", dependencies: ["Security", "CommonCrypto", "OSecCrypto", "OSecASN1"]),
 
         // MARK: Tools
         .executableTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import OSecASN1
 import OSecCrypto
 import OSecKeychain
 
@@ -125,14 +126,7 @@ enum SecretAttributeMapping {
 
     /// Lower-case hex of `bytes` (item ids are built for every item listed, so without Foundation's formatter).
     static func hex(_ bytes: Data) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
+        HexEncoding.lowercase(bytes)
     }
 
     /// Checks a client's attribute map and label against the limits.

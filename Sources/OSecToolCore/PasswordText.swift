@@ -1,3 +1,5 @@
+import OSecASN1
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -21,13 +23,6 @@ package enum PasswordText {
 
     /// Two lowercase hexadecimal digits per byte.
     package static func lowercaseHex(_ data: Data) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(data.count * 2)
-        for byte in data {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        HexEncoding.lowercase(data)
     }
 }

@@ -30,3 +30,19 @@ package enum HexDecoding {
         }
     }
 }
+
+/// Bytes to hexadecimal text: the counterpart of ``HexDecoding`` (the `security` tool's `-w` for a secret that is
+/// not text, Secret Service item ids, the envelope's legacy digests).
+package enum HexEncoding {
+    /// Two lowercase hexadecimal digits per byte, nothing between them.
+    package static func lowercase(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.underestimatedCount * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

@@ -1,5 +1,6 @@
 import CommonCrypto
 import Foundation
+internal import OSecASN1
 internal import OSecCrypto
 import Security
 
@@ -93,14 +94,7 @@ enum EnvelopeCrypto {
     }
 
     static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        HexEncoding.lowercase(bytes)
     }
 
     /// Byte strings compared in time that depends only on their lengths.
