@@ -53,7 +53,7 @@ let package = Package(
             providers: [.apt(["libpq-dev"])]
         ),
         // Baseline measurements of OpenSSL itself, for the benchmark executable only.
-        .target(name: "COpenSSLBaseline", dependencies: ["COpenSSL", "CSQLite", "CLibPQ"]),
+        .target(name: "COpenSSLBaseline", dependencies: ["COpenSSL", "CLibSSL", "CSQLite", "CLibPQ"]),
         .target(name: "OpenSSLBaseline", dependencies: ["COpenSSLBaseline"]),
 
         // MARK: Swift wrapper layers (the only Swift code with unsafe pointers)
@@ -133,7 +133,7 @@ let package = Package(
             ]),
         // `security`: answers `find-*-password -w` and `--version` on FoundationEssentials and the keychain store
         // alone (a fast start), and runs the full tool (`security-tool`) for everything else.
-        .executableTarget(name: "SecurityFront", dependencies: ["OSecToolCore", "OSecSystem"]),
+        .executableTarget(name: "SecurityFront", dependencies: ["OSecToolCore", "OSecSystem", "OSecCrypto"]),
         .executableTarget(
             name: "Benchmarks",
             dependencies: [

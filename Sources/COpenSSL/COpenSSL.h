@@ -1,4 +1,4 @@
-// System-library bridge to OpenSSL 3 (libcrypto/libssl). No code lives here.
+// System-library bridge to OpenSSL 3's libcrypto (libssl is CLibSSL's). No code lives here.
 #ifndef OPENSEC_COPENSSL_H
 #define OPENSEC_COPENSSL_H
 #include <openssl/bn.h>

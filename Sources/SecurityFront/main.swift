@@ -1,3 +1,4 @@
+import OSecCrypto
 import OSecSystem
 import OSecToolCore
 
@@ -15,6 +16,9 @@ import FoundationEssentials
 import Foundation
 #endif
 
+// Before anything uses OpenSSL: the keychain's AES-GCM is fetched by its provider name, so the front end does not
+// pay for copying libcrypto's legacy name tables into the name map (a sixth of its instructions).
+OpenSSLStartup.withoutLegacyNameTables()
 let arguments = CommandLine.arguments
 if let answer = FrontEnd.answer(Array(arguments.dropFirst())) {
     FrontEnd.write(answer)
