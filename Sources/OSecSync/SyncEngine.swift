@@ -301,23 +301,33 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
                 let known = try transaction.knownItemIDs(rows.map(\.itemID))
                 var named = Set<Data>(minimumCapacity: rows.count)
                 var fresh: [(row: SyncRow, payload: SyncPayload, record: SyncRecord)] = []
+                var freshIDs = Set<Data>()
+                func flushFresh() throws {
+                    try addFresh(transaction, fresh)
+                    fresh.removeAll(keepingCapacity: true)
+                    freshIDs.removeAll(keepingCapacity: true)
+                }
                 for (row, payload) in zip(rows, opened) {
                     let mayHaveState = known.contains(row.itemID) || !named.insert(row.itemID).inserted
+                    // The item's earlier row still waits in the batch of new items: add them first, so this row
+                    // finds the item it changes (otherwise both rows would add an item, and the first one would
+                    // stay behind, unlinked, whenever the later version has another primary key).
+                    if freshIDs.contains(row.itemID) { try flushFresh() }
                     var state = mayHaveState ? try transaction.state(row.itemID) : nil
                     if state == nil, let record = payload.record {
                         fresh.append((row, payload, record))
+                        freshIDs.insert(row.itemID)
                         continue
                     }
                     if !fresh.isEmpty {
-                        try addFresh(transaction, fresh)
-                        fresh.removeAll(keepingCapacity: true)
+                        try flushFresh()
                         if mayHaveState {  // a collision among them may have changed it
                             state = try transaction.state(row.itemID)
                         }
                     }
                     try apply(transaction, row, payload, state: state)
                 }
-                if !fresh.isEmpty { try addFresh(transaction, fresh) }
+                if !fresh.isEmpty { try flushFresh() }
                 try store.setSyncState([SyncEngine.cursorKey: SyncEngine.data(last)])
             }
         } catch {

@@ -123,6 +123,63 @@ struct SyncLedgerBatchTests {
         #expect(try store.pendingSyncChangeCount() == 2)
     }
 
+    /// A pulled record is the whole item (found by the sync fuzzer): what the winning record lacks — an attribute,
+    /// a primary-key attribute, the secret — goes from the local row too, whether the earlier version came in the
+    /// same page (the batched add, then the update) or an earlier one, so every member holds the same item.
+    @Test func aPulledRecordReplacesTheWholeItem() throws {
+        let key = try CircleKey(circleID: Data(repeating: 1, count: 16), material: Data(repeating: 2, count: 64))
+        let settings = try SyncSettings(url: "host=/nonexistent", circle: "ledger")
+        let remote = Data(repeating: 0xEE, count: 16)
+        let itemID = Data(repeating: 9, count: 16)
+        let created = Date(timeIntervalSinceReferenceDate: 600_000_000)
+        let full = SyncRecord(
+            itemClass: .genericPassword,
+            attributes: [
+                "svce": .string("ledger.example"), "acct": .string("whole"), "labl": .string("label"),
+                "desc": .string("description"), "gena": .data(Data([1, 2, 3])), "crtr": .integer(7),
+            ],
+            accessGroup: "group.one", accessibility: .afterFirstUnlock, creationDate: created,
+            modificationDate: created.addingTimeInterval(1), secret: Data("first".utf8))
+        // Version 2 keeps only the service: no account (a primary-key attribute), no label, no secret.
+        let bare = SyncRecord(
+            itemClass: .genericPassword, attributes: ["svce": .string("ledger.example")], accessGroup: "group.one",
+            accessibility: .whenUnlocked, creationDate: created, modificationDate: created.addingTimeInterval(2),
+            secret: nil)
+        let rows = [
+            try Self.row(
+                key, member: remote, itemID: itemID, version: 1, seq: 1, record: full, date: full.modificationDate),
+            try Self.row(
+                key, member: remote, itemID: itemID, version: 2, seq: 2, record: bare, date: bare.modificationDate),
+        ]
+        // What the keychain reads back for an item added as `bare` says.
+        let reference = try store("replace-reference")
+        let added = try reference.add(
+            NewItem(
+                itemClass: .genericPassword, attributes: bare.attributes, accessGroup: "group.one",
+                accessibility: .whenUnlocked, isSynchronizable: true, secret: nil))
+        let expected = try #require(try reference.record(added.persistentRef))
+        for onePage in [true, false] {
+            let store = try store("replace-\(onePage)")
+            let engine = try SyncEngine.offline(store: store, settings: settings, key: key)
+            if onePage {
+                try engine.apply(pulled: rows)
+            } else {
+                for row in rows { try engine.apply(pulled: [row]) }
+            }
+            let state = try #require(try store.syncItemState(itemID))
+            #expect(state.version == 2)
+            let ref = try #require(state.persistentRef)
+            let local = try #require(try store.record(ref))
+            #expect(local.secret == nil, "one page: \(onePage)")
+            #expect(local.attributes == expected.attributes, "one page: \(onePage)")
+            #expect(local.accessibility == .whenUnlocked && local.accessGroup == "group.one")
+            #expect(local.modificationDate == bare.modificationDate && local.creationDate == created)
+            let found = try store.find(
+                ItemQuery(itemClass: .genericPassword, attributes: ["svce": .string("ledger.example")]))
+            #expect(found.count == 1 && found.first?.attributes["labl"] == nil, "\(found.map(\.attributes))")
+        }
+    }
+
     /// A row sealed by `member` for `key`.
     static func row(
         _ key: CircleKey, member: Data, itemID: Data, version: Int64, seq: Int64, record: SyncRecord?,

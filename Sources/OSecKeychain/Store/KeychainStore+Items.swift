@@ -171,6 +171,15 @@ extension KeychainStore {
             if descriptor.kind == .bytes { changedBytes |= 1 << UInt64(index) }
             if isString { changedStrings |= 1 << UInt64(index) }
         }
+        if changes.replacesItem {
+            // Every attribute not given goes back to what an add without it stores.
+            for (index, descriptor) in itemClass.attributes.enumerated() where newColumnValues[index] == nil {
+                let column = descriptor.isPrimaryKey ? ItemSQL.defaultValue(for: descriptor) : SQLiteValue.null
+                assignments.append("\"\(descriptor.key)\" = ?")
+                setValues.append(column)
+                newColumnValues[index] = column
+            }
+        }
         if let group = changes.accessGroup {
             assignments.append("agrp = ?")
             setValues.append(.text(group))
@@ -216,6 +225,8 @@ extension KeychainStore {
                 var secret = target.secret
                 if let replacement = changes.secret {
                     secret = try keyRing.sealSecret(replacement, binding: newBinding)
+                } else if changes.replacesItem {
+                    secret = nil
                 } else if let blob = target.secret {
                     let oldBinding = SecretBinding(
                         itemClass: itemClass, rowID: target.id, uuid: target.uuid,
@@ -229,7 +240,7 @@ extension KeychainStore {
                         secret = try keyRing.sealSecret(plain, binding: newBinding)
                     }
                 }
-                let strings = (target.strs & ~changedBytes) | changedStrings
+                let strings = changes.replacesItem ? changedStrings : (target.strs & ~changedBytes) | changedStrings
                 try db.run(
                     updateSQL,
                     setValues + [

@@ -344,9 +344,10 @@ package struct SyncTransaction {
         if let known = existing?.persistentRef, known.itemClass == record.itemClass,
             try store.find(persistentRef: known) != nil
         {
+            // The record is the whole item: what it lacks (an attribute, the secret) goes from the local row too.
             let changes = ItemChanges(
                 attributes: record.attributes, accessGroup: record.accessGroup, accessibility: record.accessibility,
-                isSynchronizable: true, secret: record.secret)
+                isSynchronizable: true, secret: record.secret, replacesItem: true)
             _ = try store.update(ItemQuery(persistentRef: known), with: changes)
             ref = known
         } else {
