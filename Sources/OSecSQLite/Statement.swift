@@ -30,9 +30,10 @@ package final class Statement {
         let rc = sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
         guard rc == SQLITE_OK, let raw else {
             sqlite3_finalize(raw)
+            // SQLITE_OK without a statement: the text held no SQL. Any other code carries SQLite's own message.
             throw SQLiteError(
                 connection: connection, rc: rc == SQLITE_OK ? SQLITE_MISUSE : rc, sql: sql,
-                fallback: "empty statement")
+                fallback: rc == SQLITE_OK ? "empty statement" : nil)
         }
         self.handle = raw
         self.connection = connection

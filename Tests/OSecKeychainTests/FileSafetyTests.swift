@@ -42,6 +42,20 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
     }
 
+    /// A header naming a schema format SQLite does not know (bytes 44–47; "unsupported file format", SQLite's
+    /// generic error) is a damaged keychain, errSecInvalidKeychain — not an internal error (found by the
+    /// keychain-file fuzzer) — and so is an unknown read version (byte 19; "file is not a database").
+    @Test func aHeaderOfAnUnknownFormatIsInvalid() throws {
+        for (offset, bytes) in [(44, [0, 0, 0, 5]), (44, [0, 0, 0, 200]), (19, [3])] as [(Int, [UInt8])] {
+            let files = try closedKeychain("format-\(offset)-\(bytes.last ?? 0).keychain-db")
+            var header = try #require(FileManager.default.contents(atPath: files.database))
+            header.replaceSubrange(offset..<offset + bytes.count, with: bytes)
+            try header.write(to: URL(fileURLWithPath: files.database))
+            let error = refusal { _ = try KeychainStore.open(at: files.database) }
+            #expect(error?.code == .invalidKeychain, "offset \(offset) \(bytes): \(String(describing: error))")
+        }
+    }
+
     @Test func aSymlinkedDatabaseIsRefused() throws {
         let files = try closedKeychain("real.keychain-db")
         let link = dir.keychainPath("link.keychain-db")

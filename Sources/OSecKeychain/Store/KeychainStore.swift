@@ -349,7 +349,7 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
                 path: files.database, options: access.writable ? [.readWrite, .noFollow] : [.readOnly, .noFollow],
                 busyTimeout: busyTimeout, immutable: !access.writable && !access.walHasContent)
         }
-        try mapErrors {
+        try mapOpeningErrors {
             if access.writable {
                 // WAL is persistent in the file; switching needs a moment without other writers, so retry on BUSY.
                 let deadline = ContinuousClock.now + busyTimeout
@@ -410,7 +410,10 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
         _ db: Database, files: KeychainFiles, access: KeychainFiles.DatabaseAccess, initializeWith setup: InitialKeys?,
         mustCreate: Bool
     ) throws(KeychainStoreError) {
-        try mapErrors {
+        try mapOpeningErrors {
+            // The schema is read now, not at the first query: a header or schema SQLite cannot read (an unknown
+            // schema format, a damaged schema page) is refused here as a damaged keychain.
+            _ = try db.scalar("SELECT count(*) FROM sqlite_schema")
             // Fast path, without the write lock: already ours and current.
             let appID = try db.applicationID
             let version = try db.userVersion
@@ -502,6 +505,23 @@ package final class KeychainStore: @unchecked Sendable {  // sendable: Database 
         try KeychainStoreError.converting(body) { error in
             if let error = error as? SQLiteError { return map(error) }
             return KeychainStoreError(.internal, "unexpected error", underlying: error)
+        }
+    }
+
+    /// ``mapErrors(_:)`` for the first statements on a file someone else may have written (its pragmas, format
+    /// and schema checks): SQLite's generic error there — "unsupported file format" for a header naming a schema
+    /// format this SQLite does not know, a schema it cannot parse — means the file is not a keychain this process
+    /// can read (errSecInvalidKeychain), not a fault of the statement. Found by the keychain-file fuzzer.
+    static func mapOpeningErrors<R>(_ body: () throws -> R) throws(KeychainStoreError) -> R {
+        try KeychainStoreError.converting(body) { error in
+            guard let error = error as? SQLiteError else {
+                return KeychainStoreError(.internal, "unexpected error", underlying: error)
+            }
+            if error.code == .error {
+                return KeychainStoreError(
+                    .invalidKeychain, "the file is not a keychain this version can read", underlying: error)
+            }
+            return map(error)
         }
     }
 
