@@ -286,6 +286,10 @@ esac
 # A unit slower than 1 s is reported (a finding); 10 s is a hang. Every allocation above 512 MiB is a finding.
 timeout_flag=(-timeout=10)
 [ "$target" = pkcs12 ] && timeout_flag=(-timeout=20)
-"$out/$target-fuzz" "$corpus" -max_total_time="$seconds" -max_len="$max_len" "${timeout_flag[@]}" \
+# Inputs of past findings (Fuzz/regressions/TARGET, each fixed and covered by a test) are read with the corpus on
+# every run, so a regression shows at once.
+regressions=()
+[ -d "Fuzz/regressions/$target" ] && regressions=("Fuzz/regressions/$target")
+"$out/$target-fuzz" "$corpus" "${regressions[@]}" -max_total_time="$seconds" -max_len="$max_len" "${timeout_flag[@]}" \
     -report_slow_units=1 -malloc_limit_mb=512 -rss_limit_mb=4096 \
     -artifact_prefix="$artifacts/" -print_final_stats=1 "$@"
