@@ -149,6 +149,9 @@ for module in "${modules[@]}"; do
         "$swiftc" "${flags[@]}" "${c_flags[@]}" -module-name "$module" -wmo -emit-module \
             -emit-module-path "$mods/$module.swiftmodule" "${extra[@]}" \
             -c $(find "Sources/$module" -name '*.swift' | sort) -o "$object"
+        # swiftc leaves an output it would write byte for byte unchanged untouched: mark the object as made now, or
+        # the module stays "stale" and is compiled again on every run.
+        touch "$object"
     fi
     built+=("$module")
     objects+=("$object")
