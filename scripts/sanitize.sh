@@ -54,9 +54,23 @@ args=(--skip-build --sanitize="$sanitizer" --scratch-path "$scratch")
 # stay pageable), so the agent built with either holds no locked memory: the test that checks VmLck is a property of
 # the real build, not of this one.
 args+=(--skip theAgentsMemoryIsLockedAndItCannotBeDumped)
+# The TLS load test requires TLSLoad's resident size to stay within 4 MiB from round 2 to round 4. Under
+# AddressSanitizer every freed chunk first goes to its quarantine (up to 256 MiB), so the resident size grows with
+# the quarantine, not with the program (measured: +5.8 MiB, no table of the test growing). That test runs on its
+# own, below, with the quarantine off (quarantine_size_mb=0): every other check of ASan still applies to it, and the
+# rest of the suite keeps the quarantine's use-after-free detection.
+rss_test="everyRequestIsAnsweredWithoutDescriptorOrMemoryGrowth"
+[ "$sanitizer" = address ] && args+=(--skip "$rss_test")
 set +e
 swift test "${args[@]}" 2>&1 | tee "$log"
 status="${PIPESTATUS[0]}"
+selected=true
+[ -n "$filter" ] && ! echo "TLSTests.LoadTests/$rss_test()" | grep -Eq "$filter" && selected=false
+if [ "$sanitizer" = address ] && [ "$status" -eq 0 ] && [ "$selected" = true ]; then
+    ASAN_OPTIONS="$ASAN_OPTIONS:quarantine_size_mb=0" swift test --skip-build --sanitize="$sanitizer" \
+        --scratch-path "$scratch" --filter "$rss_test" 2>&1 | tee -a "$log"
+    status="${PIPESTATUS[0]}"
+fi
 set -e
 reports="$(grep -cE "WARNING: ThreadSanitizer|ERROR: AddressSanitizer" "$log" || true)"
 echo "sanitize: $sanitizer, filter '${filter:-<all>}': tests exit $status, $reports sanitizer report(s); log $log"
