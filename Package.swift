@@ -130,6 +130,7 @@ let package = Package(
                 "OpenSecurityKit",
                 "OSecSecretService",
                 "OSecToolCore",
+                "OSecKeychain",
             ]),
         // `security`: answers `find-*-password -w` and `--version` on FoundationEssentials and the keychain store
         // alone (a fast start), and runs the full tool (`security-tool`) for everything else.

@@ -121,12 +121,7 @@ enum SecretAttributeMapping {
         for (key, value) in attributes.sorted(by: { $0.key < $1.key }) {
             canonical.append(contentsOf: Array(key.utf8) + [0] + Array(value.utf8) + [0])
         }
-        return hex(Digest.hash(.sha256, canonical))
-    }
-
-    /// Lower-case hex of `bytes` (item ids are built for every item listed, so without Foundation's formatter).
-    static func hex(_ bytes: Data) -> String {
-        HexEncoding.lowercase(bytes)
+        return HexEncoding.lowercase(Digest.hash(.sha256, canonical))
     }
 
     /// Checks a client's attribute map and label against the limits.

@@ -1,4 +1,5 @@
 import Foundation
+import OSecASN1
 import OSecKeychain
 import OSecSystem
 
@@ -158,7 +159,7 @@ final class SecretCollection {
 
     /// `g<uuid hex>` for generic passwords, `i<uuid hex>` for internet passwords.
     static func itemID(_ ref: PersistentRef) -> String {
-        (ref.itemClass == .internetPassword ? "i" : "g") + SecretAttributeMapping.hex(ref.uuid)
+        (ref.itemClass == .internetPassword ? "i" : "g") + HexEncoding.lowercase(ref.uuid)
     }
 
     /// The persistent ref an item id names, or `nil`.

@@ -1,4 +1,5 @@
 import Foundation
+import OSecASN1
 import OSecCrypto
 import OSecDBus
 import OSecKeychain
@@ -554,7 +555,7 @@ package final class SecretService: DBusObjectHandler {
             }
             // A second item with the same map (no replace) gets a random suffix to its identity digest.
             let duplicate =
-                attempt == 0 ? nil : (try? SecureRandom.bytes(8)).map(SecretAttributeMapping.hex)
+                attempt == 0 ? nil : (try? SecureRandom.bytes(8)).map { HexEncoding.lowercase($0) }
             let item = NewItem(
                 itemClass: .genericPassword,
                 attributes: SecretAttributeMapping.keychainAttributes(

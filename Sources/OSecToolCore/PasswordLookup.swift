@@ -144,27 +144,13 @@ package enum PasswordLookup {
             else { return nil }
             return [path]
         }
-        var paths: [String] = []
-        for operand in operands {
-            guard !operand.hasPrefix("~") else { return nil }
-            if operand.contains("/") {
-                paths.append(operand)
-            } else {
-                guard let home = try? KeychainLocations.defaultKeychainPath(preferences: preferences) else {
-                    return nil
-                }
-                paths.append(KeychainLocations.operandPath(operand, defaultKeychainPath: home))
-            }
+        guard !operands.contains(where: { $0.hasPrefix("~") }) else { return nil }
+        // Only a bare name needs the default keychain's directory.
+        var home = ""
+        if operands.contains(where: { !$0.contains("/") }) {
+            guard let path = try? KeychainLocations.defaultKeychainPath(preferences: preferences) else { return nil }
+            home = path
         }
-        return paths
-    }
-}
-
-/// Keychain operands as the tool reads them (the rules are ``KeychainLocations``'s).
-package enum KeychainOperandRules {
-    /// The path `operand` names (no `~` expansion): itself when it contains a `/`, else `name.keychain-db` in the
-    /// directory of `defaultKeychainPath`.
-    package static func path(_ operand: String, defaultKeychainPath: String) -> String {
-        KeychainLocations.operandPath(operand, defaultKeychainPath: defaultKeychainPath)
+        return operands.map { KeychainLocations.operandPath($0, defaultKeychainPath: home) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OSecKeychain
 import OSecToolCore
 import Security
 
@@ -66,11 +67,11 @@ enum ToolOutput {
 
 /// Keychain operands: a path (with a `/`) or a name in the default keychain's directory, as `name.keychain-db`.
 enum KeychainOperand {
-    /// The rules are `KeychainOperandRules` (shared with the front end), after `~` expansion.
+    /// The rules are `KeychainLocations.operandPath` (shared with the front end), after `~` expansion.
     static func path(for operand: String) -> String {
         let expanded = (operand as NSString).expandingTildeInPath
         if expanded.contains("/") { return expanded }
-        return KeychainOperandRules.path(expanded, defaultKeychainPath: defaultKeychainPath())
+        return KeychainLocations.operandPath(expanded, defaultKeychainPath: defaultKeychainPath())
     }
 
     /// The default keychain's path.

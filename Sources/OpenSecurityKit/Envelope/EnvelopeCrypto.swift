@@ -6,7 +6,7 @@ import Security
 
 /// The symmetric pieces of the envelope, through Apple's C APIs (`SecRandomCopyBytes`, CommonCrypto): byte arrays
 /// passed as the C buffers, so bulk data is never copied on its way in or out. The AES-GCM seal is the one
-/// exception: OSecCrypto's, so that a `Data` message is not copied either (see `seal(key:nonce:aad:message:)`).
+/// exception: OSecCrypto's, so that a `Data` message is not copied either (see `gcmSeal(key:nonce:aad:plaintext:)`).
 enum EnvelopeCrypto {
     static let keyLength = kCCKeySizeAES256
     static let nonceLength = 12
@@ -33,29 +33,13 @@ enum EnvelopeCrypto {
         return digits
     }
 
-    /// AES-256-GCM with a 16-byte tag: returns ciphertext ‖ tag, written in one pass into a new array
-    /// (`seal(key:nonce:aad:message:)`).
+    /// AES-256-GCM with a 16-byte tag of a byte array or a `Data`: returns ciphertext ‖ tag. OSecCrypto's
+    /// `AESGCM.sealCombined` lends the message to OpenSSL as it is and lets the cipher write straight into the
+    /// result's uninitialised storage, which safe Swift cannot do here (it may not lend `Data`'s bytes to a C call,
+    /// nor hand one an array's uninitialised storage): through CommonCrypto a `Data` message cost a copy of the
+    /// message and one of the ciphertext, and an array message a zero fill of the output — a tenth of a 1 MiB seal.
     static func gcmSeal(
-        key: [UInt8], nonce: [UInt8], aad: [UInt8], plaintext: [UInt8]
-    ) throws(SecurityKitError) -> [UInt8] {
-        try seal(key: key, nonce: nonce, aad: aad, message: plaintext)
-    }
-
-    /// AES-256-GCM of a `Data` message with a 16-byte tag: the same bytes as
-    /// the array variant, with the message read where it lies.
-    static func gcmSeal(
-        key: [UInt8], nonce: [UInt8], aad: [UInt8], plaintext: Data
-    ) throws(SecurityKitError) -> [UInt8] {
-        try seal(key: key, nonce: nonce, aad: aad, message: plaintext)
-    }
-
-    /// The seal both message types share: OSecCrypto's `AESGCM.sealCombined`, which lends the message to OpenSSL
-    /// as it is and lets the cipher write ciphertext and tag straight into the result's uninitialised storage.
-    /// Safe Swift cannot do that here (it may not lend `Data`'s bytes to a C call, nor hand one an array's
-    /// uninitialised storage): through CommonCrypto a `Data` message cost a copy of the message and one of the
-    /// ciphertext, and an array message a zero fill of the output — a tenth of a 1 MiB seal.
-    private static func seal(
-        key: [UInt8], nonce: [UInt8], aad: [UInt8], message: some CryptoInput
+        key: [UInt8], nonce: [UInt8], aad: [UInt8], plaintext message: some CryptoInput
     ) throws(SecurityKitError) -> [UInt8] {
         do throws(CryptoError) {
             return try AESGCM.sealCombined(key: key, nonce: nonce, plaintext: message, aad: aad, tagLength: tagLength)
@@ -90,11 +74,7 @@ enum EnvelopeCrypto {
 
     /// MD5 of `bytes` as lowercase hex (the legacy profile's digest).
     static func md5Hex(_ bytes: [UInt8]) -> String {
-        hex((LegacyDigest() as any LegacyDigestCalls).md5(bytes))
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        HexEncoding.lowercase(bytes)
+        HexEncoding.lowercase((LegacyDigest() as any LegacyDigestCalls).md5(bytes))
     }
 
     /// Byte strings compared in time that depends only on their lengths.
