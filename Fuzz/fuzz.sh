@@ -19,7 +19,9 @@
 # CLibSSL, CSQLite, CLibPQ) come from their Sources/X/module.modulemap; the shim targets (COpenSSLShims,
 # CTLSShims, CSystemShims) get a generated module map (SwiftPM normally writes one) and their C file is compiled
 # with the same sanitizers. The pkcs12 target is built with PKCS12_FUZZING, which lowers the KDF iteration cap
-# (see PKCS12Limits) so mutated counts stay cheap; its modules live apart in .build-fuzz/modules-pkcs12.
+# (see PKCS12Limits) so mutated counts stay cheap, and the keyimport target's OSecCrypto with KDF_FUZZING (the
+# PBKDF2 iteration and scrypt work caps of KDF, for encrypted PKCS#8); their modules live apart in
+# .build-fuzz/modules-<target>.
 # Output: .build-fuzz/<target>-fuzz, corpus in .build-fuzz/corpus-<target>, crashes in .build-fuzz/artifacts-<target>/.
 # Needs the fuzzer runtime that ships with the Swift toolchain (libclang_rt.fuzzer-*.a).
 set -euo pipefail
@@ -86,7 +88,8 @@ swiftc="${SWIFTC:-swiftc}"
 clang="${CLANG:-$(dirname "$(command -v "$swiftc")")/clang}"
 out=.build-fuzz
 mods="$out/modules"
-[ "$target" = pkcs12 ] && mods="$out/modules-pkcs12"
+# Targets built with lowered resource caps (below) keep their modules apart.
+case "$target" in pkcs12 | keyimport) mods="$out/modules-$target" ;; esac
 corpus="$out/corpus-$target"
 artifacts="$out/artifacts-$target"
 # Let libFuzzer/ASan report crashes; the Swift backtracer otherwise trips ASan while reading memory.
@@ -142,6 +145,7 @@ for module in "${modules[@]}"; do
     if [ "$stale" = true ]; then
         extra=()
         [ "$target" = pkcs12 ] && [ "$module" = OSecPKCS12 ] && extra+=(-D PKCS12_FUZZING)
+        [ "$target" = keyimport ] && [ "$module" = OSecCrypto ] && extra+=(-D KDF_FUZZING)
         # The secretservice harness makes DBusMethodCall values, whose initializer is internal.
         [ "$module" = OSecDBus ] && extra+=(-enable-testing)
         echo "fuzz.sh: compiling $module" >&2

@@ -12,7 +12,13 @@ package enum KDF {
     /// Largest iteration count accepted from a file (PKCS#12, encrypted PKCS#8, …). Attacker-supplied files
     /// choose the count, so without a cap one file could pin a CPU for hours; 10 million
     /// PBKDF2-HMAC-SHA256 iterations take about 9 s here. Parsers check this before calling a KDF.
+    #if KDF_FUZZING
+    // Fuzz builds (`Fuzz/fuzz.sh keyimport`) cap the work low so inputs that mutate a count upwards stay fast (the
+    // fuzzer reports any input slower than 1 s); the code paths are the same. See also PKCS12_FUZZING.
+    package static let maximumIterations = 4096
+    #else
     package static let maximumIterations = 10_000_000
+    #endif
     /// Largest iteration count the KDF functions themselves accept (OpenSSL takes an `int`). Callers that
     /// pass counts read from untrusted input must apply ``maximumIterations`` first.
     package static let maximumDirectIterations = Int(Int32.max)
@@ -21,7 +27,11 @@ package enum KDF {
     /// Largest scrypt memory use (128·r·(N + p + 2) bytes): 1 GiB.
     package static let maximumScryptMemory: UInt64 = 1 << 30
     /// Largest scrypt work factor N·r·p.
+    #if KDF_FUZZING
+    package static let maximumScryptWork: UInt64 = 1 << 14
+    #else
     package static let maximumScryptWork: UInt64 = 1 << 27
+    #endif
 
     /// PBKDF2 (RFC 8018) with HMAC-`digest` (PKCS5_PBKDF2_HMAC).
     package static func pbkdf2(

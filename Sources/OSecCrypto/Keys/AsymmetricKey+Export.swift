@@ -9,7 +9,12 @@ import Foundation
 extension AsymmetricKey {
     /// Default PBKDF2 iteration count for ``encryptedPKCS8DER(passphrase:iterations:)``: OWASP's 2023
     /// recommendation for PBKDF2-HMAC-SHA256 (≈ 0.55 s here per encryption and per decryption).
+    #if KDF_FUZZING
+    // Within the fuzz build's lowered ``KDF/maximumIterations``, so the seeds it exports stay importable.
+    package static let defaultPKCS8Iterations = 2048
+    #else
     package static let defaultPKCS8Iterations = 600_000
+    #endif
 
     /// RSA only: private → RSAPrivateKey, public → RSAPublicKey (PKCS#1 DER).
     package var rsaPKCS1DER: Data {
