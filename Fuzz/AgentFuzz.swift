@@ -74,7 +74,7 @@ func frames(_ input: [UInt8]) -> [Expectation] {
     while input.count - index >= AgentProtocol.requestHeaderLength {
         let header = Array(input[index..<index + AgentProtocol.requestHeaderLength])
         guard Array(header[0..<4]) == AgentProtocol.magic, let length = AgentProtocol.readUInt32(header, 5),
-            Int(length) <= AgentProtocol.maximumPayloadLength, (1...7).contains(header[4])
+            Int(length) <= AgentProtocol.maximumPayloadLength, AgentProtocol.Opcode(rawValue: header[4]) != nil
         else {
             result.append(.badRequestAndClose)
             return result
@@ -93,11 +93,19 @@ func request(_ opcode: AgentProtocol.Opcode, _ payload: [UInt8]) -> [UInt8] {
 
 nonisolated(unsafe) var agent: KeychainAgentServer?
 
+/// The harness's password reader: answers reads whose first keychain is `/fuzz/known`, with a secret made of the
+/// request (so a response can only be right for the request it answers); declines every other read.
+func modelRead(_ request: AgentReadRequest) -> [UInt8]? {
+    guard request.paths.first == "/fuzz/known" else { return nil }
+    let secret = [request.itemClass.rawValue, UInt8(request.attributes.count), UInt8(request.accessGroups.count)]
+    return secret + Array((request.attributes.first?.name ?? "").utf8)
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func agentFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = Array(UnsafeBufferPointer(start: data, count: size))
     // One agent for the run, emptied before each input (forget-all): the model starts empty.
-    if agent == nil { agent = try? KeychainAgentServer.detached() }
+    if agent == nil { agent = try? KeychainAgentServer.detached(reader: modelRead) }
     guard let server = agent else { fatalError("cannot make an agent") }
     let reset = MemoryConnection(request(.forgetAll, []))
     server.serveRequests(on: reset)
@@ -167,8 +175,21 @@ public func agentFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> 
                     fatalError("list count differs from the model")
                 }
             case .ping:
-                guard status == 0, payload.count == 6, payload[0] == AgentProtocol.version else {
+                guard status == 0, payload.count == 10, payload[0] == AgentProtocol.version, payload[5] & 2 != 0 else {
                     fatalError("ping answer malformed")
+                }
+            case .read:
+                // A read is answered by the reader exactly when its payload is a well-formed request, whose
+                // encoding is canonical; a malformed one is refused and the connection goes on.
+                if let decoded = AgentReadRequest.decode(body) {
+                    guard decoded.encoded() == body else { fatalError("a read request decoded from another encoding") }
+                    if let secret = modelRead(decoded) {
+                        guard status == 0, payload == secret else { fatalError("a read got another answer") }
+                    } else if status != AgentProtocol.Status.notFound.rawValue || !payload.isEmpty {
+                        fatalError("a declined read answered \(status)")
+                    }
+                } else if status != AgentProtocol.Status.badRequest.rawValue {
+                    fatalError("a malformed read was not refused")
                 }
             case nil:
                 fatalError("the model accepted an unknown opcode")
@@ -228,7 +249,7 @@ final class RecordingConnection: AgentConnection {
 public func agentFuzzInitialize(_ argc: UnsafeMutableRawPointer?, _ argv: UnsafeMutableRawPointer?) -> CInt {
     guard let directory = getenv("OSEC_FUZZ_SEEDS").map({ String(cString: $0) }) else { return 0 }
     let path = "/tmp/osec-agent-seeds-\(getpid()).sock"
-    guard let listener = try? UnixSocket.listen(path: path), let server = try? KeychainAgentServer.detached() else {
+    guard let listener = try? UnixSocket.listen(path: path), let server = try? KeychainAgentServer.detached(reader: modelRead) else {
         fatalError("cannot make the seed agent")
     }
     let client = KeychainAgentClient(socketPath: path)
@@ -248,6 +269,16 @@ public func agentFuzzInitialize(_ argc: UnsafeMutableRawPointer?, _ argv: Unsafe
         { _ = try? $0.updateSettings(keychainID: id1, timeout: 60, lockOnSleep: false) },
         { _ = try? $0.list() },
         { _ = try? $0.forget(keychainID: id2) },
+        {
+            _ = try? $0.read(
+                AgentReadRequest(
+                    itemClass: .internetPassword, paths: ["/fuzz/known", "/k2"], accessGroups: ["group.a"],
+                    attributes: [
+                        .init(name: "acct", value: .text("alice")), .init(name: "port", value: .integer(8443)),
+                        .init(name: "gena", value: .bytes([0, 1, 2])),
+                    ]))
+        },
+        { _ = try? $0.read(AgentReadRequest(itemClass: .genericPassword, paths: [], accessGroups: [], attributes: [])) },
         { _ = try? $0.forgetAll() },
     ]
     var all: [UInt8] = []

@@ -12,18 +12,20 @@ import OSecSystem
 ///
 /// | opcode | request payload | response payload |
 /// |---|---|---|
-/// | ``Opcode/ping`` | — | version (1) ‖ agent pid (4) ‖ flags (1: bit 0 = the agent can be dumped or traced) |
+/// | ``Opcode/ping`` | — | version (1) ‖ agent pid (4) ‖ flags (1: bit 0 = the agent can be dumped or traced, bit 1 = it answers password reads) ‖ reads answered (4) |
 /// | ``Opcode/store`` | id ‖ timeout (4) ‖ flags (1) ‖ path length (2) ‖ path ‖ key count (1) ‖ keys | — |
 /// | ``Opcode/fetch`` | id | key count (1) ‖ keys (status ``Status/notFound`` when locked) |
 /// | ``Opcode/forget`` | id | 1 when the keychain was unlocked, else 0 |
 /// | ``Opcode/forgetAll`` | — | number forgotten (4) |
 /// | ``Opcode/settings`` | id ‖ timeout (4) ‖ flags (1) | — (``Status/notFound`` when locked) |
 /// | ``Opcode/list`` | — | count (2) ‖ per keychain: id ‖ seconds left (4) ‖ flags (1) ‖ path length (2) ‖ path |
+/// | ``Opcode/read`` | an ``AgentReadRequest`` | the secret (``Status/notFound`` when the agent does not answer it) |
 ///
 /// A timeout of ``noTimeout`` means none; flags bit 0 is "lock on sleep".
 package enum AgentProtocol {
-    /// Protocol version (reported by ping).
-    package static let version: UInt8 = 1
+    /// Protocol version (reported by ping). 2 added ``Opcode/read`` and ping's read flag and count (a client reads
+    /// version 1's shorter ping too).
+    package static let version: UInt8 = 2
     package static let magic: [UInt8] = Array("OSA1".utf8)
     /// Request header: magic, opcode, length.
     package static let requestHeaderLength = 9
@@ -53,6 +55,7 @@ package enum AgentProtocol {
         case forgetAll = 5
         case settings = 6
         case list = 7
+        case read = 8
     }
 
     /// How a request went.
@@ -115,6 +118,10 @@ package struct AgentInfo: Sendable, Equatable {
     package let processID: Int32
     /// Whether the agent process may be dumped or traced (it makes itself non-dumpable: `false`).
     package let isDumpable: Bool
+    /// Whether it answers password reads (``Opcode/read``).
+    package var answersReads = false
+    /// How many password reads it has answered since it started.
+    package var readsAnswered: UInt32 = 0
 }
 
 /// The byte stream the agent reads requests from and writes responses to: a `UnixSocket` in the agent, memory in

@@ -68,10 +68,15 @@ package struct KeychainAgentClient: Sendable {
 
     /// The agent's version and pid, or `nil` when no agent answers.
     package func ping() -> AgentInfo? {
-        guard let payload = try? call(.ping, []), payload.count == 6,
+        guard let payload = try? call(.ping, []), payload.count == 6 || payload.count == 10,
             let pid = AgentProtocol.readUInt32(payload, 1)
         else { return nil }
-        return AgentInfo(version: payload[0], processID: Int32(bitPattern: pid), isDumpable: payload[5] & 1 != 0)
+        var info = AgentInfo(version: payload[0], processID: Int32(bitPattern: pid), isDumpable: payload[5] & 1 != 0)
+        if let reads = AgentProtocol.readUInt32(payload, 6) {
+            info.answersReads = payload[5] & 2 != 0
+            info.readsAnswered = reads
+        }
+        return info
     }
 
     /// Hands the agent a keychain's keys (replacing what it held for that keychain).
@@ -117,6 +122,18 @@ package struct KeychainAgentClient: Sendable {
                 AgentKey(tag: payload[start], bytes: Array(payload[(start + 1)...(start + AgentProtocol.keyLength)])))
         }
         return keys
+    }
+
+    /// The secret the agent reads for `request`, or `nil` when it does not answer (no match, a locked keychain,
+    /// an agent without a reader, a request too large to send): the caller then looks it up itself.
+    package func read(_ request: AgentReadRequest) throws(KeychainAgentError) -> [UInt8]? {
+        guard let payload = request.encoded() else { return nil }
+        do {
+            return try call(.read, payload)
+        } catch {
+            if case .protocolError(let why) = error, why == Self.notFoundMarker { return nil }
+            throw error
+        }
     }
 
     /// Locks a keychain in the agent. Returns whether it was unlocked there.

@@ -3,7 +3,8 @@ import OSecSystem
 /// The per-user keychain agent: holds the unwrapped class keys of keychains unlocked by `security
 /// unlock-keychain` (or `SecKeychainUnlock` while an agent runs) so that later processes of the same user can read
 /// them, until `lock-keychain`, the keychain's inactivity timeout, sleep (for lock-on-sleep keychains), logout or
-/// reboot.
+/// reboot; and, given a reader by its host, answers password reads (``AgentReadRequest``) for the `security`
+/// front end.
 ///
 /// ## What it protects
 /// - Keys live only in one OSecSystem `SecureBuffer` (locked in RAM, excluded from core dumps); requests and
@@ -13,9 +14,10 @@ import OSecSystem
 ///   owns (`RuntimeDirectory` in OSecSystem).
 ///
 /// ## When it exits
-/// When nothing has been unlocked and no request has come for ``idleExitSeconds``, when its socket is removed or
-/// replaced (logout removes `$XDG_RUNTIME_DIR`), or on SIGTERM / SIGINT / SIGHUP. Killed with SIGKILL it loses only
-/// the unlock state: the keychains are files, and the next start replaces the stale socket.
+/// When nothing has been unlocked and no request has come for ``idleExitSeconds`` (``readerIdleExitSeconds`` for an
+/// agent that answers password reads), when its socket is removed or replaced (logout removes `$XDG_RUNTIME_DIR`),
+/// or on SIGTERM / SIGINT / SIGHUP. Killed with SIGKILL it loses only the unlock state: the keychains are files, and
+/// the next start replaces the stale socket.
 package final class KeychainAgentServer {
     /// Keychains held at most (each slot is `slotLength` bytes of locked memory).
     package static let capacity = 64
@@ -26,6 +28,9 @@ package final class KeychainAgentServer {
     package static let peerTimeoutSeconds = 2.0
     /// A gap this much larger on the boot clock than on the monotonic clock means the system slept.
     static let sleepDetectionSeconds = 5.0
+    /// Seconds an agent that answers password reads stays up after the last request with nothing unlocked: the
+    /// processes that ask it (scripts calling `security find-generic-password` in a loop) are short-lived.
+    package static let readerIdleExitSeconds = 600.0
 
     /// in-use (1) ‖ id (16) ‖ key count (1) ‖ keys (tag 1 + key 32 each)
     static let slotLength = 1 + AgentProtocol.idLength + 1 + AgentProtocol.maximumKeys * (1 + AgentProtocol.keyLength)
@@ -40,23 +45,29 @@ package final class KeychainAgentServer {
 
     private let memory: SecureBuffer
     private let scratch: Int
+    /// Answers ``AgentProtocol/Opcode/read`` requests (the secret, or `nil` to decline); without one every read is
+    /// declined. The agent's host supplies it: this layer does not open keychains.
+    private let reader: AgentReader?
+    /// Password reads answered since the agent started (reported by ping).
+    private var readsAnswered: UInt32 = 0
     private var entries: [Int: Entry] = [:]
     private let userID = SystemProcess.userID
     private let socketPath: String
     private var emptySince = SystemProcess.bootSeconds
     private var sleepBaseline = SystemProcess.bootSeconds - SystemProcess.monotonicSeconds
 
-    private init(socketPath: String, memory: SecureBuffer) {
+    private init(socketPath: String, memory: SecureBuffer, reader: AgentReader?) {
         self.socketPath = socketPath
         self.memory = memory
         self.scratch = Self.capacity * Self.slotLength
+        self.reader = reader
     }
 
     /// An agent that serves no socket: requests reach it through ``serveRequests(on:)`` only (the fuzz harness
     /// and tests). Its keys live in locked memory as in a running agent.
-    package static func detached() throws(SystemError) -> KeychainAgentServer {
+    package static func detached(reader: AgentReader? = nil) throws(SystemError) -> KeychainAgentServer {
         let memory = try SecureBuffer(minimumCount: capacity * slotLength + AgentProtocol.maximumPayloadLength)
-        return KeychainAgentServer(socketPath: "", memory: memory)
+        return KeychainAgentServer(socketPath: "", memory: memory, reader: reader)
     }
 
     /// How a run ended.
@@ -71,9 +82,10 @@ package final class KeychainAgentServer {
         case alreadyRunning
     }
 
-    /// Runs the agent on `socketPath` (default: ``KeychainAgentClient/defaultSocketPath()``) until it exits.
+    /// Runs the agent on `socketPath` (default: ``KeychainAgentClient/defaultSocketPath()``) until it exits;
+    /// `reader` answers password reads (see ``AgentReadRequest``).
     /// - Throws: `SystemError` when it cannot harden itself, lock memory or bind the socket.
-    package static func run(socketPath: String? = nil) throws(SystemError) -> Exit {
+    package static func run(socketPath: String? = nil, reader: AgentReader? = nil) throws(SystemError) -> Exit {
         try ProcessHardening.forbidCoreDumps()
         ProcessHardening.ignoreBrokenPipes()
         SystemProcess.recordTerminationSignals()
@@ -81,7 +93,7 @@ package final class KeychainAgentServer {
         if let socketPath { path = socketPath } else { path = try KeychainAgentClient.prepareSocketPath() }
         let memory = try SecureBuffer(minimumCount: capacity * slotLength + AgentProtocol.maximumPayloadLength)
         guard let listener = try bind(path) else { return .alreadyRunning }
-        let server = KeychainAgentServer(socketPath: path, memory: memory)
+        let server = KeychainAgentServer(socketPath: path, memory: memory, reader: reader)
         let identity = FileStatus.of(path)
         let exit = server.serve(listener, identity: identity)
         server.forgetAll()
@@ -108,7 +120,8 @@ package final class KeychainAgentServer {
         while true {
             if SystemProcess.terminationRequested { return .terminated }
             expire()
-            if entries.isEmpty && SystemProcess.bootSeconds - emptySince >= Self.idleExitSeconds { return .idle }
+            let idleLimit = reader == nil ? Self.idleExitSeconds : Self.readerIdleExitSeconds
+            if entries.isEmpty && SystemProcess.bootSeconds - emptySince >= idleLimit { return .idle }
             let now = FileStatus.of(socketPath)
             guard let now, now.identity == identity?.identity else { return .socketGone }
             guard let connection = try? listener.accept(timeoutMilliseconds: 500) else { continue }
@@ -166,8 +179,10 @@ package final class KeychainAgentServer {
         switch opcode {
         case .ping:
             let pid = UInt32(bitPattern: SystemProcess.processID)
-            let flags: UInt8 = ProcessHardening.isDumpable ? 1 : 0
-            return send([AgentProtocol.version] + AgentProtocol.uint32(pid) + [flags], on: connection)
+            let flags: UInt8 = (ProcessHardening.isDumpable ? 1 : 0) | (reader == nil ? 0 : 2)
+            return send(
+                [AgentProtocol.version] + AgentProtocol.uint32(pid) + [flags] + AgentProtocol.uint32(readsAnswered),
+                on: connection)
         case .store:
             return send(status: store(request), on: connection)
         case .fetch:
@@ -200,6 +215,20 @@ package final class KeychainAgentServer {
             return send(status: .ok, on: connection)
         case .list:
             return send(listing(), on: connection)
+        case .read:
+            guard let reader else { return send(status: .notFound, on: connection) }
+            guard let read = AgentReadRequest.decode(request.bytes(at: 0, count: payloadLength) ?? []) else {
+                return send(status: .badRequest, on: connection)
+            }
+            guard var secret = reader(read), secret.count <= AgentProtocol.maximumPayloadLength else {
+                return send(status: .notFound, on: connection)
+            }
+            defer { for index in secret.indices { secret[index] = 0 } }
+            var frame = Self.response(.ok, secret)
+            defer { for index in frame.indices { frame[index] = 0 } }
+            guard (try? connection.send(frame)) != nil else { return false }
+            readsAnswered &+= 1
+            return true
         }
     }
 
@@ -285,6 +314,10 @@ package final class KeychainAgentServer {
         }
     }
 }
+
+/// What answers password reads in an agent: the secret of the first match, or `nil` to decline (no match, a
+/// locked keychain, any error — the client then looks it up itself).
+package typealias AgentReader = (AgentReadRequest) -> [UInt8]?
 
 /// A request payload in the agent's scratch memory.
 private struct Request {
