@@ -91,7 +91,7 @@ let package = Package(
             name: "OSecKeychain",
             dependencies: ["OSecSQLite", "OSecCrypto", "OSecSystem", "OSecKeychainAgent", "OSecASN1", "OSecLocks"]),
         // What the `security` tool and its front end share: option parsing, the password's text, the -w lookup.
-        .target(name: "OSecToolCore", dependencies: ["OSecKeychain", "OSecSystem", "OSecASN1"]),
+        .target(name: "OSecToolCore", dependencies: ["OSecKeychain", "OSecKeychainAgent", "OSecSystem", "OSecASN1"]),
         // Synchronizable items shared across machines through PostgreSQL, end-to-end encrypted.
         .target(
             name: "OSecSync", dependencies: ["OSecKeychain", "OSecPostgres", "OSecCrypto", "OSecSystem", "OSecASN1"]),
@@ -178,7 +178,7 @@ let package = Package(
             dependencies: [
                 "Security", "OSecTestSupport", "OSecASN1", "OSecCrypto", "OSecX509", "OSecSQLite", "OSecLimbo",
                 "OSecKeychain", "OSecPKCS12", "OSecTrust", "OSecSync",
-                "OSecToolCore",
+                "OSecToolCore", "OSecKeychainAgent",
             ]),
         .testTarget(
             name: "TLSTests",

@@ -84,16 +84,25 @@ pass "ldd (front end and full tool): only libc, libssl3, libsqlite3, libpq, libd
 
 # The installed tool, with no Swift toolchain reachable.
 home="$scratch/home"
-mkdir -p "$home"
-chmod 0700 "$home"
+mkdir -p "$home" "$scratch/run"
+chmod 0700 "$home" "$scratch/run"
+# The keychain agent a password read starts lives in $scratch/run: it exits when the scratch directory goes.
 run() {
-    env -i PATH="$scratch/root/usr/bin:/usr/bin:/bin" LD_LIBRARY_PATH="" HOME="$home" LANG=C "$@"
+    env -i PATH="$scratch/root/usr/bin:/usr/bin:/bin" LD_LIBRARY_PATH="" HOME="$home" XDG_RUNTIME_DIR="$scratch/run" \
+        LANG=C "$@"
 }
 run sh -c 'command -v swift' >/dev/null 2>&1 && fail "a swift toolchain is on the test PATH"
 [ "$(run security --version)" = "security (OpenSecurity) $(dpkg-deb -f "$deb" Version)" ] || fail "version"
 run security add-generic-password -a alice -s installed -w 's3cret!' || fail "add-generic-password"
 [ "$(run security find-generic-password -a alice -s installed -w)" = 's3cret!' ] || fail "password round trip"
 pass "password round trip in $home/.local/share/opensecurity"
+# That read started the keychain agent (libexec/opensecurity/security-tool keychain-agent); it answers the next one.
+for _ in $(seq 50); do run security keychain-agent -l >/dev/null 2>&1 && break; sleep 0.1; done
+run security keychain-agent -l >/dev/null 2>&1 || fail "the password read did not start the keychain agent"
+[ "$(run security find-generic-password -a alice -s installed -w)" = 's3cret!' ] || fail "read through the agent"
+run security keychain-agent -l --json | grep -q '"readsAnswered" *: *[1-9]' || fail "the agent answered no read"
+run security keychain-agent -s
+pass "the keychain agent answers password reads"
 
 pki="$scratch/pki"
 mkdir -p "$pki"

@@ -49,17 +49,82 @@ package enum PasswordLookup {
     }
 
     /// The password `find-<kind> <arguments>` prints with `-w`, or nil when the full tool must answer.
-    package static func password(_ kind: Kind, arguments: [String]) -> Data? {
+    ///
+    /// A running keychain agent is asked first (``AgentPasswordReads``): then this process opens no keychain, and
+    /// neither SQLite nor libcrypto's ciphers are started. When it declines, or none runs, the keychains are read
+    /// here; `startAgent` is called after such a read succeeded with no agent running, so that the next process
+    /// finds one (the front end starts it; the agent is off for a process with `OPENSECURITY_KEYCHAIN_AGENT=off`).
+    package static func password(_ kind: Kind, arguments: [String], startAgent: (() -> Void)? = nil) -> Data? {
+        guard let lookup = lookup(kind, arguments: arguments) else { return nil }
+        let outcome = AgentPasswordReads.ask(lookup)
+        if case .answered(let secret) = outcome { return secret }
+        let secret = password(query(lookup), paths: lookup.paths) {
+            (path: String) throws(KeychainStoreError) -> KeychainStore in
+            let store = try KeychainStore.open(at: path)
+            openStores.withLock { $0.append(store) }
+            return store
+        }
+        if secret != nil, case .notRunning = outcome { startAgent?() }
+        return secret
+    }
+
+    /// What `find-<kind> <arguments>` looks for and where, before the keychain's schema types the values: what the
+    /// front end sends the agent (reading the schema tables costs a process more than the agent's answer).
+    package struct Lookup: Equatable, Sendable {
+        package let kind: Kind
+        /// The attribute conditions of the options (``attributes(_:_:)``).
+        package let attributes: [String: AttributeValue]
+        /// The keychains, in search order.
+        package let paths: [String]
+        /// The access groups the process may read (`nil`: every group).
+        package let accessGroups: [String]?
+    }
+
+    /// The lookup `find-<kind> <arguments>` makes, or nil when the full tool must answer.
+    package static func lookup(_ kind: Kind, arguments: [String]) -> Lookup? {
         guard let options = try? CommandOptions(arguments, valued: kind.valuedLetters, flags: "gw"),
             options.flags == ["w"], !options.json, options.valueMissing.isEmpty,
             let attributes = attributes(kind, options), let paths = keychainPaths(options.operands)
         else { return nil }
+        return Lookup(
+            kind: kind, attributes: attributes, paths: paths,
+            accessGroups: KeychainLocations.environmentAccessGroups())
+    }
+
+    /// The store query of a lookup, typed as the facade types the full tool's query: text given for an attribute
+    /// the class stores as a number is that number when it reads as one.
+    package static func query(_ lookup: Lookup) -> ItemQuery {
+        let itemClass = lookup.kind.itemClass
+        var attributes = lookup.attributes
+        for (name, value) in lookup.attributes {
+            guard case .string(let text) = value, itemClass.descriptor(for: name)?.kind == .number,
+                let number = Int64(text)
+            else { continue }
+            attributes[name] = .integer(number)
+        }
         var query = ItemQuery(
-            itemClass: kind.itemClass, attributes: attributes,
-            accessGroups: KeychainLocations.environmentAccessGroups(), isSynchronizable: false, limit: 1)
+            itemClass: itemClass, attributes: attributes, accessGroups: lookup.accessGroups, isSynchronizable: false,
+            limit: 1)
         query.includesAttributes = false
+        return query
+    }
+
+    /// The secret of the first match of `query` in the first of `paths` that has one, each keychain opened with
+    /// `open`; nil when none matches or anything else happens (for the full tool to report).
+    static func password(
+        _ query: ItemQuery, paths: [String], open: (String) throws(KeychainStoreError) -> KeychainStore
+    ) -> Data? {
         for path in paths {
-            switch secret(query, inKeychainAt: path) {
+            let store: KeychainStore
+            do {
+                store = try open(path)
+            } catch where error.code == .noSuchKeychain {
+                // A keychain that does not exist is skipped, as the full tool skips it.
+                continue
+            } catch {
+                return nil
+            }
+            switch secret(query, in: store) {
             case .found(let data): return data
             case .none: continue
             case .undecided: return nil
@@ -79,18 +144,8 @@ package enum PasswordLookup {
         case undecided
     }
 
-    /// The secret of the first match in one keychain. A keychain that does not exist is skipped, as the full tool
-    /// skips it; anything else that fails is for the full tool to report.
-    private static func secret(_ query: ItemQuery, inKeychainAt path: String) -> Answer {
-        let store: KeychainStore
-        do {
-            store = try KeychainStore.open(at: path)
-            openStores.withLock { $0.append(store) }
-        } catch  where error.code == .noSuchKeychain {
-            return .none
-        } catch {
-            return .undecided
-        }
+    /// The secret of the first match in one keychain; anything that fails is for the full tool to report.
+    private static func secret(_ query: ItemQuery, in store: KeychainStore) -> Answer {
         do {
             guard let item = try store.find(query).first else { return .none }
             return .found(try item.secret?.open() ?? Data())
@@ -99,9 +154,9 @@ package enum PasswordLookup {
         }
     }
 
-    /// The attribute conditions the options give, typed as the facade types the full tool's query: four-character
-    /// codes (`-c`, `-C`) as numbers, `-P` as a port number, `-G` as bytes, the rest as strings (a number when the
-    /// attribute stores numbers and the text is one). Nil for a value the full tool rejects.
+    /// The attribute conditions the options give: four-character codes (`-c`, `-C`) as numbers, `-P` as a port
+    /// number, `-G` as bytes, the rest as text (``query(_:)`` makes a number of text for a numeric attribute). Nil
+    /// for a value the full tool rejects.
     static func attributes(_ kind: Kind, _ options: CommandOptions) -> [String: AttributeValue]? {
         var attributes: [String: AttributeValue] = [:]
         for (letter, attribute) in kind.attributeOptions {
@@ -115,29 +170,25 @@ package enum PasswordLookup {
                 attributes[attribute] = .integer(value.utf8.reduce(0) { $0 << 8 | Int64($1) })
             case "r", "t":
                 guard value.utf8.count == 4 else { return nil }
-                attributes[attribute] = text(value, attribute, kind)
+                attributes[attribute] = .string(value)
             case "G":
                 attributes[attribute] = .data(Data(value.utf8))
             default:
-                attributes[attribute] = text(value, attribute, kind)
+                attributes[attribute] = .string(value)
             }
         }
         return attributes
     }
 
-    /// A text value as the facade stores it: a number for a numeric attribute when it reads as one.
-    private static func text(_ value: String, _ attribute: String, _ kind: Kind) -> AttributeValue {
-        if kind.itemClass.descriptor(for: attribute)?.kind == .number, let number = Int64(value) {
-            return .integer(number)
-        }
-        return .string(value)
-    }
-
     /// The keychains the operands name, or the search list without operands; nil when only the full tool can
     /// tell (`~` to expand, or a default keychain it would create first).
     static func keychainPaths(_ operands: [String]) -> [String]? {
-        let preferences = KeychainLocations.Preferences.read(at: KeychainLocations.userPreferencesPath)
+        // The preferences are read only when they decide (parsing them is a good part of a front end's read).
+        func preferences() -> KeychainLocations.Preferences {
+            KeychainLocations.Preferences.read(at: KeychainLocations.userPreferencesPath)
+        }
         guard !operands.isEmpty else {
+            let preferences = preferences()
             if let list = preferences.searchList { return list }
             guard let path = try? KeychainLocations.defaultKeychainPath(preferences: preferences),
                 KeychainFiles(database: path).exists
@@ -148,7 +199,7 @@ package enum PasswordLookup {
         // Only a bare name needs the default keychain's directory.
         var home = ""
         if operands.contains(where: { !$0.contains("/") }) {
-            guard let path = try? KeychainLocations.defaultKeychainPath(preferences: preferences) else { return nil }
+            guard let path = try? KeychainLocations.defaultKeychainPath(preferences: preferences()) else { return nil }
             home = path
         }
         return operands.map { KeychainLocations.operandPath($0, defaultKeychainPath: home) }

@@ -21,12 +21,25 @@ enum FrontEnd {
         case "--version" where rest.isEmpty, "version" where rest.isEmpty:
             return Release.versionLine + "\n"
         case PasswordLookup.Kind.generic.findCommand:
-            return PasswordLookup.password(.generic, arguments: rest).map { PasswordText.forStandardOutput($0) + "\n" }
+            return PasswordLookup.password(.generic, arguments: rest, startAgent: startAgent).map {
+                PasswordText.forStandardOutput($0) + "\n"
+            }
         case PasswordLookup.Kind.internet.findCommand:
-            return PasswordLookup.password(.internet, arguments: rest).map { PasswordText.forStandardOutput($0) + "\n" }
+            return PasswordLookup.password(.internet, arguments: rest, startAgent: startAgent).map {
+                PasswordText.forStandardOutput($0) + "\n"
+            }
         default:
             return nil
         }
+    }
+
+    /// Starts the keychain agent (`security-tool keychain-agent`, detached, not waited for), which answers the
+    /// user's next password reads (``AgentPasswordReads``) until it has had none for ten minutes. Called after a
+    /// read found no agent running; a failure to start it changes nothing but the next read's speed.
+    static func startAgent() {
+        guard let tool = fullToolCandidates().first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+        else { return }
+        _ = try? SystemProcess.spawnDetached(tool, arguments: ["keychain-agent"])
     }
 
     /// Writes `text` to standard output, whole.

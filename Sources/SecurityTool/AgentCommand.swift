@@ -14,7 +14,7 @@ enum AgentCommand {
         if options.flags.contains("l") { return list(json: options.json) }
         if options.flags.contains("s") { return stop() }
         do {
-            _ = try KeychainAgentServer.run()
+            _ = try KeychainAgentServer.run(reader: AgentPasswordReads.reader())
             return 0
         } catch {
             ToolOutput.error("keychain-agent: \(error)")
@@ -41,6 +41,7 @@ enum AgentCommand {
         if json {
             JSONOutput.print([
                 "running": true, "pid": Int(info.processID), "socket": client.socketPath, "dumpable": info.isDumpable,
+                "answersReads": info.answersReads, "readsAnswered": Int(info.readsAnswered),
                 "keychains": entries.map { entry -> [String: Any] in
                     [
                         "path": entry.path, "secondsLeft": entry.secondsLeft.map { Int($0) } as Any,
@@ -51,6 +52,7 @@ enum AgentCommand {
             return 0
         }
         print("keychain agent \(info.processID) on \(client.socketPath)")
+        if info.answersReads { print("    answers password reads (\(info.readsAnswered) so far)") }
         for entry in entries {
             let left = entry.secondsLeft.map { "locks after \($0)s without use" } ?? "no timeout"
             print("    \"\(entry.path)\" \(left)\(entry.lockOnSleep ? ", lock-on-sleep" : "")")

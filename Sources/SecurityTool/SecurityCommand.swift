@@ -40,7 +40,9 @@ enum SecurityCommand {
             help: "Display a descriptive message for the given error code(s).", run: ErrorCommand.run),
         ToolCommand(
             name: "keychain-agent", usage: "[-l | -s] [--json]",
-            help: "Run, list or stop the keychain agent that keeps unlocked keychains readable.",
+            help:
+                "Run, list or stop the keychain agent that keeps unlocked keychains readable and answers password "
+                + "reads.",
             run: AgentCommand.run),
         ToolCommand(
             name: "demo", usage: "", help: "Run an end-to-end demonstration of what OpenSecurity implements.",

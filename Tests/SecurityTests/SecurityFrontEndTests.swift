@@ -1,5 +1,6 @@
 import Foundation
 import OSecTestSupport
+import OSecKeychainAgent
 import OSecToolCore
 import Security
 import Testing
@@ -29,6 +30,31 @@ import Testing
     #expect(PasswordText.forStandardOutput(Data("a\nb".utf8)) == "610a62")
     #expect(PasswordText.forStandardOutput(Data("del\u{7F}".utf8)) == "64656c7f")
     #expect(PasswordText.forStandardOutput(Data()) == "")
+}
+
+/// What the front end sends the keychain agent is the lookup it would make itself, whole: for command lines with
+/// every option of both commands, the lookup survives the request's wire form (text stays text: the agent types it
+/// with the schema, as the front end's own query does).
+@Test func aLookupSurvivesTheAgentsWireForm() throws {
+    let lines: [(PasswordLookup.Kind, [String])] = [
+        (.generic, ["-a", "alice", "-s", "app", "-l", "Label", "-j", "note", "-D", "kind", "-G", "gen", "-w", "/k"]),
+        (.generic, ["-c", "abcd", "-C", "note", "-w", "/k", "/other/k2"]),
+        (.internet, ["-a", "frank", "-s", "example.com", "-r", "htps", "-P", "8443", "-p", "/login", "-w", "/k"]),
+        (.internet, ["-d", "realm", "-t", "dflt", "-r", "1234", "-w", "/k"]),
+    ]
+    for (kind, arguments) in lines {
+        let lookup = try #require(PasswordLookup.lookup(kind, arguments: arguments), "\(arguments)")
+        let request = try #require(AgentPasswordReads.request(lookup))
+        let encoded = try #require(request.encoded())
+        let decoded = try #require(AgentReadRequest.decode(encoded))
+        #expect(AgentPasswordReads.lookup(decoded) == lookup, "\(arguments)")
+    }
+    // A numeric attribute given as text becomes a number in the query (inet's ptcl is stored as a number).
+    let numeric = try #require(PasswordLookup.lookup(.internet, arguments: ["-r", "1234", "-w", "/k"]))
+    #expect(numeric.attributes["ptcl"] == .string("1234"))
+    #expect(PasswordLookup.query(numeric).attributes["ptcl"] == .integer(1234))
+    let named = try #require(PasswordLookup.lookup(.internet, arguments: ["-r", "htps", "-w", "/k"]))
+    #expect(PasswordLookup.query(named).attributes["ptcl"] == .string("htps"))
 }
 
 /// The `security` front end against the full tool (`security-tool`): for every invocation both give the same bytes
@@ -133,6 +159,90 @@ struct SecurityFrontEndTests {
         #expect(hidden.status == 44)
         let allowed = ["OPENSECURITY_ACCESS_GROUPS": " opensecurity.shared , other"]
         #expect(try expectSame(["find-generic-password", "-s", "grouped", "-w"], environment: allowed).status == 0)
+    }
+
+    /// The agent's state as `keychain-agent -l --json` reports it: whether it runs, and the reads it answered.
+    private func agentState() throws -> (running: Bool, reads: Int) {
+        let listed = try sandbox.run(["keychain-agent", "-l", "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any]
+        return (object?["running"] as? Bool ?? false, object?["readsAnswered"] as? Int ?? 0)
+    }
+
+    /// Waits (at most 5 s) for the agent the front end started after a read.
+    private func waitForAgent() throws -> Bool {
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            if try agentState().running { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
+    /// A read that finds no agent starts one; from then on the agent answers the front end's reads (the front end
+    /// opens no keychain), with the full tool's bytes and status for every command line of the table above; a
+    /// change to the keychain is seen by the next read, a deleted item is not found, a password-protected keychain
+    /// is read by the front end itself.
+    @Test func theAgentAnswersTheFrontEndsReads() throws {
+        try add(["add-generic-password", "-a", "alice", "-s", "myapp", "-w", "s3cret!", "-l", "Label"])
+        try add(["add-generic-password", "-a", "bob", "-s", "binary", "-X", "00ff10"])
+        try add(["add-generic-password", "-a", "erin", "-s", "codes", "-c", "abcd", "-C", "note", "-G", "gen", "-w", "x"])
+        try add([
+            "add-internet-password", "-a", "frank", "-s", "example.com", "-r", "htps", "-P", "8443", "-p", "/login",
+            "-d", "realm", "-t", "dflt", "-w", "web-pass",
+        ])
+        #expect(try !agentState().running)
+        #expect(try sandbox.run(["find-generic-password", "-s", "myapp", "-w"]).stdout == "s3cret!\n")
+        try #require(try waitForAgent(), "the front end did not start the agent")
+
+        let answered: [[String]] = [
+            ["find-generic-password", "-a", "alice", "-s", "myapp", "-w"],
+            ["find-generic-password", "-l", "Label", "-w"],
+            ["find-generic-password", "-s", "binary", "-w"],
+            ["find-generic-password", "-c", "abcd", "-C", "note", "-G", "gen", "-w"],
+            ["find-generic-password", "-s", "myapp", "-w", sandbox.keychainPath],
+            ["find-internet-password", "-a", "frank", "-s", "example.com", "-r", "htps", "-P", "8443", "-w"],
+            ["find-internet-password", "-p", "/login", "-d", "realm", "-t", "dflt", "-w"],
+        ]
+        let before = try agentState().reads
+        for arguments in answered { #expect(try expectSame(arguments).status == 0, "\(arguments)") }
+        #expect(try agentState().reads == before + answered.count, "every read above was the agent's answer")
+        // Declined by the agent (no match): the front end reads itself, then hands over as before.
+        #expect(try expectSame(["find-generic-password", "-s", "nothing", "-w"]).status == 44)
+        #expect(try expectSame(["find-generic-password", "-s", "myapp", "-w"], environment: [
+            "OPENSECURITY_ACCESS_GROUPS": "other.group"
+        ]).status == 44)
+
+        // A keychain file the group may read is refused by every open; the agent's kept copy is no exception.
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: sandbox.keychainPath)
+        let exposed = try expectSame(["find-generic-password", "-s", "binary", "-w"])
+        #expect(exposed.status != 0)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: sandbox.keychainPath)
+        #expect(try expectSame(["find-generic-password", "-s", "binary", "-w"]).stdout == "00ff10\n")
+
+        // A change made by another process is seen at once; a deleted item is gone.
+        try add(["add-generic-password", "-U", "-a", "alice", "-s", "myapp", "-w", "changed"])
+        #expect(try expectSame(["find-generic-password", "-a", "alice", "-s", "myapp", "-w"]).stdout == "changed\n")
+        try add(["delete-generic-password", "-a", "alice", "-s", "myapp"])
+        #expect(try expectSame(["find-generic-password", "-a", "alice", "-s", "myapp", "-w"]).status == 44)
+
+        // A password-protected keychain: the agent does not read it; unlocked, the front end does (with the keys
+        // the agent holds), locked it is the full tool's errSecInteractionNotAllowed.
+        try add(["create-keychain", "-p", "pw", "build"])
+        try add(["add-generic-password", "-a", "ci", "-s", "deploy", "-w", "token", "build"])
+        let reads = try agentState().reads
+        #expect(try expectSame(["find-generic-password", "-s", "deploy", "-w", "build"]).stdout == "token\n")
+        #expect(try agentState().reads == reads)
+        try add(["lock-keychain", "build"])
+        #expect(try expectSame(["find-generic-password", "-s", "deploy", "-w", "build"]).status == 36)
+    }
+
+    /// With the agent turned off for a process (`OPENSECURITY_KEYCHAIN_AGENT=off`) a read starts none.
+    @Test func noAgentIsStartedWhenTheAgentIsOff() throws {
+        try add(["add-generic-password", "-a", "alice", "-s", "myapp", "-w", "s3cret!"])
+        let off = ["OPENSECURITY_KEYCHAIN_AGENT": "off"]
+        #expect(try sandbox.run(["find-generic-password", "-s", "myapp", "-w"], environment: off).status == 0)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(try !agentState().running)
     }
 
     /// The front end alone, without the full tool beside it: it answers the plain success case itself, and

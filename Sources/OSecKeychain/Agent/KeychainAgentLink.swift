@@ -1,5 +1,6 @@
 import OSecKeychainAgent
 import OSecSystem
+import Synchronization
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -12,19 +13,28 @@ import Foundation
 ///
 /// With no agent running (no runtime directory, no socket, or nobody listening) every call answers "locked" at
 /// once, and the keychain behaves as it does without an agent. `OPENSECURITY_KEYCHAIN_AGENT=off` turns the agent
-/// off for a process.
-enum KeychainAgentLink {
+/// off for a process; the agent turns it off for itself (``turnOffInThisProcess()``).
+package enum KeychainAgentLink {
     /// Environment variable that turns the agent off for a process when set to `off` (or `0`).
     static let switchVariable = "OPENSECURITY_KEYCHAIN_AGENT"
 
     /// Read once: whether this process uses the agent at all.
-    static let isEnabled: Bool = {
+    package static let isEnabled: Bool = {
         let value = SystemProcess.environment(switchVariable)?.lowercased()
         return value != "off" && value != "0"
     }()
 
+    /// Set by the agent's own process: the keychains it opens to answer password reads must not ask the agent —
+    /// itself, busy with the request — for keys (their password-protected classes then read as locked).
+    private static let turnedOff = Atomic<Bool>(false)
+
+    /// Makes every keychain of this process behave as without an agent.
+    package static func turnOffInThisProcess() { turnedOff.store(true, ordering: .relaxed) }
+
     /// The current user's agent, when one may be running.
-    static var client: KeychainAgentClient? { isEnabled ? KeychainAgentClient.current() : nil }
+    static var client: KeychainAgentClient? {
+        isEnabled && !turnedOff.load(ordering: .relaxed) ? KeychainAgentClient.current() : nil
+    }
 
     /// The agent's copy of a class key of keychain `keychainID`, or `nil` (locked there, or no agent).
     static func borrowedKey(keychainID: Data, protectionClass: ProtectionClass) -> KeyMaterial? {
