@@ -249,7 +249,9 @@ final class RecordingConnection: AgentConnection {
 public func agentFuzzInitialize(_ argc: UnsafeMutableRawPointer?, _ argv: UnsafeMutableRawPointer?) -> CInt {
     guard let directory = getenv("OSEC_FUZZ_SEEDS").map({ String(cString: $0) }) else { return 0 }
     let path = "/tmp/osec-agent-seeds-\(getpid()).sock"
-    guard let listener = try? UnixSocket.listen(path: path), let server = try? KeychainAgentServer.detached(reader: modelRead) else {
+    guard let listener = try? UnixSocket.listen(path: path),
+        let server = try? KeychainAgentServer.detached(reader: modelRead)
+    else {
         fatalError("cannot make the seed agent")
     }
     let client = KeychainAgentClient(socketPath: path)
@@ -278,7 +280,9 @@ public func agentFuzzInitialize(_ argc: UnsafeMutableRawPointer?, _ argv: Unsafe
                         .init(name: "gena", value: .bytes([0, 1, 2])),
                     ]))
         },
-        { _ = try? $0.read(AgentReadRequest(itemClass: .genericPassword, paths: [], accessGroups: [], attributes: [])) },
+        {
+            _ = try? $0.read(AgentReadRequest(itemClass: .genericPassword, paths: [], accessGroups: [], attributes: []))
+        },
         { _ = try? $0.forgetAll() },
     ]
     var all: [UInt8] = []

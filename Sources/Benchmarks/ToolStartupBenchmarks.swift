@@ -17,7 +17,8 @@ enum ToolStartupBenchmarks {
         // `OPENSECURITY_BENCH_SECURITY`: the installed command instead (`scripts/install.sh`: the Swift runtime
         // linked statically, as users run it; a plain `swift build` links it dynamically, which loads a dozen
         // more libraries per process).
-        let tool = ProcessInfo.processInfo.environment["OPENSECURITY_BENCH_SECURITY"]
+        let tool =
+            ProcessInfo.processInfo.environment["OPENSECURITY_BENCH_SECURITY"]
             ?? directory.appendingPathComponent("security").path
         let openssl = ["/usr/bin/openssl", "/usr/local/bin/openssl"].first {
             FileManager.default.isExecutableFile(atPath: $0)

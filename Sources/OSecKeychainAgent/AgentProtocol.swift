@@ -12,7 +12,7 @@ import OSecSystem
 ///
 /// | opcode | request payload | response payload |
 /// |---|---|---|
-/// | ``Opcode/ping`` | — | version (1) ‖ agent pid (4) ‖ flags (1: bit 0 = the agent can be dumped or traced, bit 1 = it answers password reads) ‖ reads answered (4) |
+/// | ``Opcode/ping`` | — | version (1) ‖ agent pid (4) ‖ flags (1) ‖ reads answered (4) |
 /// | ``Opcode/store`` | id ‖ timeout (4) ‖ flags (1) ‖ path length (2) ‖ path ‖ key count (1) ‖ keys | — |
 /// | ``Opcode/fetch`` | id | key count (1) ‖ keys (status ``Status/notFound`` when locked) |
 /// | ``Opcode/forget`` | id | 1 when the keychain was unlocked, else 0 |
@@ -21,7 +21,8 @@ import OSecSystem
 /// | ``Opcode/list`` | — | count (2) ‖ per keychain: id ‖ seconds left (4) ‖ flags (1) ‖ path length (2) ‖ path |
 /// | ``Opcode/read`` | an ``AgentReadRequest`` | the secret (``Status/notFound`` when the agent does not answer it) |
 ///
-/// A timeout of ``noTimeout`` means none; flags bit 0 is "lock on sleep".
+/// A timeout of ``noTimeout`` means none; flags bit 0 is "lock on sleep". Ping's flags: bit 0, the agent can be
+/// dumped or traced; bit 1, it answers password reads.
 package enum AgentProtocol {
     /// Protocol version (reported by ping). 2 added ``Opcode/read`` and ping's read flag and count (a client reads
     /// version 1's shorter ping too).

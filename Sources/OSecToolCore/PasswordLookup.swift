@@ -118,7 +118,7 @@ package enum PasswordLookup {
             let store: KeychainStore
             do {
                 store = try open(path)
-            } catch where error.code == .noSuchKeychain {
+            } catch  where error.code == .noSuchKeychain {
                 // A keychain that does not exist is skipped, as the full tool skips it.
                 continue
             } catch {

@@ -23,7 +23,8 @@ struct AgentReadTests {
         #expect(AgentReadRequest.decode([0, 0, 0, 0]) == empty)
         // The integer is 8 bytes big-endian, two's complement.
         let one = AgentReadRequest(
-            itemClass: .genericPassword, paths: [], accessGroups: [], attributes: [.init(name: "type", value: .integer(-2))])
+            itemClass: .genericPassword, paths: [], accessGroups: [],
+            attributes: [.init(name: "type", value: .integer(-2))])
         #expect(
             try #require(one.encoded())
                 == [0, 0, 0, 1] + Array("type".utf8) + [1, 0, 8, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE])
@@ -49,7 +50,8 @@ struct AgentReadTests {
         #expect(AgentReadRequest.decode([0, UInt8(AgentReadRequest.maximumPaths + 1)]) == nil, "too many paths")
         // What cannot be sent is not encoded (the client then reads the keychain itself).
         let longName = AgentReadRequest(
-            itemClass: .genericPassword, paths: [], accessGroups: [], attributes: [.init(name: "acct2", value: .text(""))])
+            itemClass: .genericPassword, paths: [], accessGroups: [],
+            attributes: [.init(name: "acct2", value: .text(""))])
         #expect(longName.encoded() == nil)
         let tooLarge = AgentReadRequest(
             itemClass: .genericPassword, paths: [String(repeating: "p", count: AgentProtocol.maximumPayloadLength)],

@@ -1,6 +1,6 @@
 import Foundation
-import OSecTestSupport
 import OSecKeychainAgent
+import OSecTestSupport
 import OSecToolCore
 import Security
 import Testing
@@ -185,7 +185,9 @@ struct SecurityFrontEndTests {
     @Test func theAgentAnswersTheFrontEndsReads() throws {
         try add(["add-generic-password", "-a", "alice", "-s", "myapp", "-w", "s3cret!", "-l", "Label"])
         try add(["add-generic-password", "-a", "bob", "-s", "binary", "-X", "00ff10"])
-        try add(["add-generic-password", "-a", "erin", "-s", "codes", "-c", "abcd", "-C", "note", "-G", "gen", "-w", "x"])
+        try add([
+            "add-generic-password", "-a", "erin", "-s", "codes", "-c", "abcd", "-C", "note", "-G", "gen", "-w", "x",
+        ])
         try add([
             "add-internet-password", "-a", "frank", "-s", "example.com", "-r", "htps", "-P", "8443", "-p", "/login",
             "-d", "realm", "-t", "dflt", "-w", "web-pass",
@@ -208,9 +210,13 @@ struct SecurityFrontEndTests {
         #expect(try agentState().reads == before + answered.count, "every read above was the agent's answer")
         // Declined by the agent (no match): the front end reads itself, then hands over as before.
         #expect(try expectSame(["find-generic-password", "-s", "nothing", "-w"]).status == 44)
-        #expect(try expectSame(["find-generic-password", "-s", "myapp", "-w"], environment: [
-            "OPENSECURITY_ACCESS_GROUPS": "other.group"
-        ]).status == 44)
+        #expect(
+            try expectSame(
+                ["find-generic-password", "-s", "myapp", "-w"],
+                environment: [
+                    "OPENSECURITY_ACCESS_GROUPS": "other.group"
+                ]
+            ).status == 44)
 
         // A keychain file the group may read is refused by every open; the agent's kept copy is no exception.
         try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: sandbox.keychainPath)
