@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,7 +9,7 @@ import Glibc
 /// Every block is registered with its size: `release` zeroes a block before freeing it (it may hold a password)
 /// and refuses a pointer it did not hand out (a second free, or garbage) instead of passing it to `free`.
 package enum ContentBuffers {
-    private static let blocks = Mutex<[UInt: Int]>([:])
+    private static let blocks = LockedValue<[UInt: Int]>([:])
 
     /// A new block holding `bytes` (at least one byte long, so a zero-length secret still has a pointer to free).
     package static func allocate(copying bytes: [UInt8]) -> UnsafeMutableRawPointer {

@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -34,7 +32,7 @@ package enum ObjectPointers {
         var sweptCount = 0
     }
 
-    private static let table = Mutex(Table())
+    private static let table = LockedValue(Table())
 
     /// The unretained pointer to `value`, read from `slot` of `owner`, kept alive as long as `owner` lives.
     package static func pointer(to value: AnyObject, in owner: AnyObject, slot: AnyHashable) -> UnsafeRawPointer {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Handles for the objects behind C handles that Apple's Swift API imports as `OpaquePointer`
 /// (`CCCryptorRef`, `SecRandomRef`, …).
 ///
@@ -13,14 +11,14 @@ package final class OpaqueHandleTable<Object: AnyObject & Sendable>: Sendable {
         var objects: [UInt: Object] = [:]
         var next: UInt
     }
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
     /// Handle values step by 16, so they look like (and are as aligned as) heap pointers; `tag` keeps the handles
     /// of different tables apart.
     private static var stride: UInt { 16 }
 
     /// A table whose handles start at `0x0005_0000_0000_0000 + tag << 40`: far from any real address.
     package init(tag: UInt8) {
-        state = Mutex(State(next: 0x0005_0000_0000_0000 | (UInt(tag) << 40)))
+        state = LockedValue(State(next: 0x0005_0000_0000_0000 | (UInt(tag) << 40)))
     }
 
     /// Registers `object` and returns its new handle.

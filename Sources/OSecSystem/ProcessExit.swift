@@ -19,7 +19,7 @@ import Darwin
 /// initialized earlier — OpenSSL's `OPENSSL_cleanup` among them, which frees the locks a background thread still
 /// using libcrypto would take. A layer that runs its own threads stops them here.
 package enum ProcessExit {
-    private static let handlers = Mutex<[@Sendable () -> Void]>([])
+    private static let handlers = LockedValue<[@Sendable () -> Void]>([])
     private static let registered = Atomic<Bool>(false)
 
     /// Runs `body` at normal process exit, after handlers added later (last added, first run).

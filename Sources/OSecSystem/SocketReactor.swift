@@ -171,7 +171,7 @@ package final class LockedValue<Value>: @unchecked Sendable {  // sendable: `val
 
     package init(_ value: Value) { self.value = value }
 
-    package func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    package func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
