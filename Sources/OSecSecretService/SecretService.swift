@@ -4,7 +4,6 @@ import OSecCrypto
 import OSecDBus
 import OSecKeychain
 import OSecSystem
-import Synchronization
 
 /// What the service serves.
 package struct SecretServiceConfiguration: Sendable {
@@ -899,7 +898,7 @@ struct SecretPromptOutcome: Sendable {
 
 /// The outcomes of finished prompts, handed from their threads to the bus loop.
 final class SecretPromptOutcomes: Sendable {
-    private let outcomes = Mutex<[SecretPromptOutcome]>([])
+    private let outcomes = LockedValue<[SecretPromptOutcome]>([])
 
     func post(_ outcome: SecretPromptOutcome) { outcomes.withLock { $0.append(outcome) } }
 

@@ -27,7 +27,7 @@ package final class SyncAgent: @unchecked Sendable {  // sendable: state is atom
     /// Registers ``stopAllAtExit()`` once, when the first background agent starts.
     private static let exitHook: Void = ProcessExit.onExit { SyncAgent.stopAllAtExit() }
 
-    private static let registry = Mutex<[String: SyncAgent]>([:])
+    private static let registry = LockedValue<[String: SyncAgent]>([:])
     /// Background syncing in processes that open a keychain (on by default; the `security` tool turns it off for
     /// its one-shot commands).
     package static let backgroundEnabled = Atomic<Bool>(true)

@@ -1,6 +1,5 @@
 internal import CLibSSL
 import Foundation
-import Synchronization
 
 /// Owns one parsed X509 (d2i_X509 of DER we were given). Immutable; shared between connections by reference
 /// counting inside libssl.
@@ -71,7 +70,7 @@ package final class TLSCredential: @unchecked Sendable {
     /// certificate is never offered by a connection presenting another (or none).
     package let sessionContextSeed: [UInt8]
     /// This credential's SSL_CTX for each side, made on first use.
-    private let contexts = Mutex<(client: TLSContext?, server: TLSContext?)>((nil, nil))
+    private let contexts = LockedState<(client: TLSContext?, server: TLSContext?)>((nil, nil))
 
     /// - Parameters:
     ///   - certificateChain: DER certificates, leaf first, then the intermediates to send.

@@ -87,7 +87,7 @@ final class TLSSessionCache: Sendable {
 
 /// A value behind an `NSLock` (a pthread mutex, whose ordering ThreadSanitizer sees): the copy of OSecSystem's
 /// `LockedValue` for this wrapper, which sits beside OSecSystem in the layers and cannot import it.
-private final class LockedState<Value>: @unchecked Sendable {  // sendable: `value` is only touched under `lock`
+final class LockedState<Value>: @unchecked Sendable {  // sendable: `value` is only touched under `lock`
     private let lock = NSLock()
     private var value: Value
 

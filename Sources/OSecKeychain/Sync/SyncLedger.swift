@@ -19,7 +19,7 @@ package final class SyncLedger: @unchecked Sendable {  // sendable: `applyingRem
     /// Set while a sync transaction applies remote changes (under the connection's lock).
     var applyingRemote = false
     private let changed = Atomic<Bool>(false)
-    private let observer = Mutex<(@Sendable () -> Void)?>(nil)
+    private let observer = LockedValue<(@Sendable () -> Void)?>(nil)
 
     init() {}
 

@@ -1,8 +1,8 @@
 import Foundation
 import OSecASN1
 import OSecCMS
+import OSecSystem
 import OSecX509
-import Synchronization
 
 /// Apple's `CMSDecoder`: takes a CMS message in pieces, decodes it at `CMSDecoderFinalizeMessage` (decrypting an
 /// enveloped message with a keychain identity) and answers questions about its signers and content.
@@ -20,7 +20,7 @@ public final class CMSDecoder: NSObject, @unchecked Sendable {
         var decoded: CMSDecoded? = nil
     }
 
-    let state = Mutex(State())
+    let state = LockedValue(State())
 
     override init() { super.init() }
 

@@ -4,7 +4,6 @@ import OSecCMS
 import OSecCrypto
 import OSecSystem
 import OSecX509
-import Synchronization
 
 /// Apple's `CMSEncoder`: collects signers, recipients, options and content, then writes one CMS message
 /// (SignedData, EnvelopedData, or SignedData inside EnvelopedData when it has both).
@@ -34,7 +33,7 @@ public final class CMSEncoder: NSObject, @unchecked Sendable {
         var expirationTime: Int64? = nil
     }
 
-    let state = Mutex(State())
+    let state = LockedValue(State())
 
     override init() { super.init() }
 

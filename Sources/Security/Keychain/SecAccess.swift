@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import OSecSystem
 
 // macOS's legacy access-control objects (Security/SecAccess.h, SecACL.h, SecTrustedApplication.h) with Apple's
 // Swift signatures. They are kept and returned as given, never enforced: on Linux the OS user owning the keychain
@@ -10,9 +10,9 @@ import Synchronization
 
 /// Apple's `SecTrustedApplication`: an application named by its path.
 public final class SecTrustedApplication: NSObject, @unchecked Sendable {
-    private let state: Mutex<Data>
+    private let state: LockedValue<Data>
 
-    init(data: Data) { state = Mutex(data) }
+    init(data: Data) { state = LockedValue(data) }
 
     /// The application's identifying data (its path, UTF-8).
     var data: Data {
@@ -47,12 +47,12 @@ public final class SecACL: NSObject, @unchecked Sendable {
         var selector: SecKeychainPromptSelector
         var authorizations: [String]
     }
-    let contents: Mutex<Contents>
+    let contents: LockedValue<Contents>
     /// The access the entry belongs to (nil once removed).
     weak var owner: SecAccess?
 
     init(_ contents: Contents, owner: SecAccess) {
-        self.contents = Mutex(contents)
+        self.contents = LockedValue(contents)
         self.owner = owner
     }
 
@@ -69,10 +69,10 @@ public final class SecAccess: NSObject, @unchecked Sendable {
         var group: gid_t
         var type: SecAccessOwnerType
     }
-    let owner: Mutex<Owner>
-    let entries = Mutex<[SecACL]>([])
+    let owner: LockedValue<Owner>
+    let entries = LockedValue<[SecACL]>([])
 
-    init(owner: Owner) { self.owner = Mutex(owner) }
+    init(owner: Owner) { self.owner = LockedValue(owner) }
 
     func add(_ contents: SecACL.Contents) -> SecACL {
         let acl = SecACL(contents, owner: self)
@@ -136,7 +136,7 @@ nonisolated(unsafe) public let kSecACLAuthorizationIntegrity: CFString = "ACLAut
 
 /// The access objects of items, for this process (not enforced; see the top of this file).
 enum SecAccessStore {
-    private static let table = Mutex<[SecItemReference: SecAccess]>([:])
+    private static let table = LockedValue<[SecItemReference: SecAccess]>([:])
 
     static func set(_ access: SecAccess, for item: SecKeychainItem) {
         table.withLock { $0[item.reference] = access }

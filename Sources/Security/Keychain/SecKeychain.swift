@@ -1,5 +1,6 @@
 import Foundation
 import OSecKeychain
+import OSecSystem
 import Synchronization
 
 /// Apple's `SecKeychain` (macOS): one keychain file. Items are added to and searched in the default keychain
@@ -8,7 +9,7 @@ public final class SecKeychain: NSObject, Sendable {
     /// The keychain's file path.
     let path: String
     /// The store this object last resolved, with the registry generation it was valid for.
-    private let resolved = Mutex<(store: KeychainStore, generation: Int)?>(nil)
+    private let resolved = LockedValue<(store: KeychainStore, generation: Int)?>(nil)
 
     init(path: String) {
         self.path = path

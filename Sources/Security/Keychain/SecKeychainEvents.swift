@@ -68,7 +68,7 @@ enum KeychainEvents {
         let mask: SecKeychainEventMask
         let context: UnsafeMutableRawPointer?
     }
-    private static let registrations = Mutex<[Registration]>([])
+    private static let registrations = LockedValue<[Registration]>([])
     private static let nextID = Atomic<Int>(0)
 
     static func add(

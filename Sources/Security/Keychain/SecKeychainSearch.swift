@@ -1,13 +1,13 @@
 import Foundation
-import Synchronization
+import OSecSystem
 
 /// Apple's `SecKeychainSearch` (macOS, SecKeychainSearch.h): the items of one class whose attributes equal the
 /// given ones, handed out one by one by `SecKeychainSearchCopyNext`. The matches are found when the search is
 /// created (a SecItem query with `kSecMatchLimitAll`).
 public final class SecKeychainSearch: NSObject, @unchecked Sendable {
-    private let pending: Mutex<[SecKeychainItem]>
+    private let pending: LockedValue<[SecKeychainItem]>
 
-    init(items: [SecKeychainItem]) { pending = Mutex(items) }
+    init(items: [SecKeychainItem]) { pending = LockedValue(items) }
 
     func next() -> SecKeychainItem? {
         pending.withLock { $0.isEmpty ? nil : $0.removeFirst() }

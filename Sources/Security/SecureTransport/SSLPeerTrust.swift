@@ -1,8 +1,8 @@
 import Foundation
+import OSecSystem
 import OSecTLSCore
 import OSecTrust
 import OSecX509
-import Synchronization
 
 /// The peer's certificates as a `SecTrust`, and the Secure Transport verdict on it.
 ///
@@ -76,7 +76,7 @@ package enum TLSCredentialCache {
         var authorityOrder: [[Data]] = []
     }
 
-    private static let state = Mutex(State())
+    private static let state = LockedValue(State())
 
     /// The identity's certificate, then `chain` (the certificates to send after it), with the identity's own key.
     package static func credential(for identity: SecIdentity, chain: [SecCertificate]) throws -> TLSCredential {

@@ -1,8 +1,8 @@
 import Foundation
 import OSecCrypto
+import OSecSystem
 import OSecTrust
 import OSecX509
-import Synchronization
 
 /// Apple's `SecTrustResultType`.
 public enum SecTrustResultType: UInt32, Sendable {
@@ -52,10 +52,10 @@ public final class SecTrust: NSObject, @unchecked Sendable {
         var deniedIndex: Int? = nil
     }
 
-    let state: Mutex<State>
+    let state: LockedValue<State>
 
     init(certificates: [SecCertificate], policies: [SecPolicy]) {
-        state = Mutex(State(certificates: certificates, policies: policies))
+        state = LockedValue(State(certificates: certificates, policies: policies))
     }
 
     func mutate(_ body: (inout State) -> Void) {

@@ -1,7 +1,7 @@
 import Foundation
+import OSecSystem
 import OSecTrust
 import OSecX509
-import Synchronization
 
 /// How the user's and the administrator's trust settings change one evaluation (Apple's semantics):
 ///
@@ -86,7 +86,7 @@ struct SecTrustSettingsEvaluation {
     }
 
     /// Parsed stored certificates, by SHA-1 key (bounded: cleared when it grows past ``parsedLimit``).
-    private static let parsed = Mutex<[String: Certificate]>([:])
+    private static let parsed = LockedValue<[String: Certificate]>([:])
     private static let parsedLimit = 1024
 
     private static func certificate(_ key: String, _ der: Data) -> Certificate? {

@@ -1,7 +1,6 @@
 import Foundation
 import OSecASN1
 import OSecSystem
-import Synchronization
 
 /// The trust settings of one domain as stored: Apple's trust settings property list.
 ///
@@ -70,7 +69,7 @@ enum SecTrustSettingsStore {
         let records: [String: Record]
     }
 
-    private static let cache = Mutex<[UInt32: Cached]>([:])
+    private static let cache = LockedValue<[UInt32: Cached]>([:])
 
     /// The records of `domain` (empty when there is no file or it cannot be read). Re-read only when the file
     /// changes (device, inode, size or modification time).
