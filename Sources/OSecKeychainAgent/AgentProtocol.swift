@@ -119,7 +119,7 @@ package struct AgentInfo: Sendable, Equatable {
     package let processID: Int32
     /// Whether the agent process may be dumped or traced (it makes itself non-dumpable: `false`).
     package let isDumpable: Bool
-    /// Whether it answers password reads (``Opcode/read``).
+    /// Whether it answers password reads (``AgentProtocol/Opcode/read``).
     package var answersReads = false
     /// How many password reads it has answered since it started.
     package var readsAnswered: UInt32 = 0
