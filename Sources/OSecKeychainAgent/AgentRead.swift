@@ -74,7 +74,7 @@ package struct AgentReadRequest: Sendable, Equatable {
         out.append(UInt8(attributes.count))
         for attribute in attributes {
             let name = Array(attribute.name.utf8)
-            guard name.count == 4, name.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+            guard Self.isAttributeName(name) else { return nil }
             out += name
             switch attribute.value {
             case .text(let text):
@@ -116,7 +116,7 @@ package struct AgentReadRequest: Sendable, Equatable {
         guard let attributeCount = reader.byte(), Int(attributeCount) <= maximumAttributes else { return nil }
         var attributes: [Attribute] = []
         for _ in 0..<attributeCount {
-            guard let nameBytes = reader.bytes(4), nameBytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }),
+            guard let nameBytes = reader.bytes(4), isAttributeName(nameBytes),
                 let type = reader.byte(), let field = reader.field()
             else { return nil }
             let name = String(decoding: nameBytes, as: UTF8.self)
@@ -136,6 +136,11 @@ package struct AgentReadRequest: Sendable, Equatable {
         }
         guard reader.isAtEnd else { return nil }
         return AgentReadRequest(itemClass: itemClass, paths: paths, accessGroups: groups, attributes: attributes)
+    }
+
+    /// An attribute name on the wire: four printable ASCII characters (Apple's attribute codes).
+    private static func isAttributeName(_ bytes: [UInt8]) -> Bool {
+        bytes.count == 4 && bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
     private static func appendField(_ bytes: [UInt8], to out: inout [UInt8]) -> Bool {

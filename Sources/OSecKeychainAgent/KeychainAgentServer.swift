@@ -223,9 +223,9 @@ package final class KeychainAgentServer {
             guard var secret = reader(read), secret.count <= AgentProtocol.maximumPayloadLength else {
                 return send(status: .notFound, on: connection)
             }
-            defer { for index in secret.indices { secret[index] = 0 } }
+            defer { KeychainAgentClient.wipe(&secret) }
             var frame = Self.response(.ok, secret)
-            defer { for index in frame.indices { frame[index] = 0 } }
+            defer { KeychainAgentClient.wipe(&frame) }
             guard (try? connection.send(frame)) != nil else { return false }
             readsAnswered &+= 1
             return true
