@@ -87,11 +87,22 @@ let package = Package(
         .target(name: "OSecCMS", dependencies: ["OSecASN1", "OSecCrypto", "OSecX509"]),
         // The per-user keychain agent (server and client): unlock state shared between processes of one user.
         .target(name: "OSecKeychainAgent", dependencies: ["OSecSystem"]),
+        // Where a user's keychains are (default keychain, preferences and search list, operands, access groups),
+        // without the keychain store: the `security` front end resolves paths with it and loads no SQLite or OpenSSL.
+        .target(name: "OSecKeychainPaths", dependencies: ["OSecSystem", "OSecASN1"]),
         .target(
             name: "OSecKeychain",
-            dependencies: ["OSecSQLite", "OSecCrypto", "OSecSystem", "OSecKeychainAgent", "OSecASN1", "OSecLocks"]),
-        // What the `security` tool and its front end share: option parsing, the password's text, the -w lookup.
-        .target(name: "OSecToolCore", dependencies: ["OSecKeychain", "OSecKeychainAgent", "OSecSystem", "OSecASN1"]),
+            dependencies: [
+                "OSecSQLite", "OSecCrypto", "OSecSystem", "OSecKeychainAgent", "OSecKeychainPaths", "OSecASN1",
+                "OSecLocks",
+            ]),
+        // What the `security` tool and its front end share: option parsing, the password's text, the -w request.
+        .target(
+            name: "OSecToolBase", dependencies: ["OSecKeychainPaths", "OSecKeychainAgent", "OSecSystem", "OSecASN1"]),
+        // The -w read on the keychain store (the full tool's first answer) and the agent's reader.
+        .target(
+            name: "OSecToolCore",
+            dependencies: ["OSecKeychain", "OSecKeychainAgent", "OSecSystem", "OSecASN1", "OSecToolBase"]),
         // Synchronizable items shared across machines through PostgreSQL, end-to-end encrypted.
         .target(
             name: "OSecSync", dependencies: ["OSecKeychain", "OSecPostgres", "OSecCrypto", "OSecSystem", "OSecASN1"]),
@@ -108,6 +119,7 @@ let package = Package(
                 "OSecTLSCore", "OSecSync",
                 "OSecCMS",
                 "OSecCryptoFoundation",
+                "OSecKeychainPaths",
             ]),
         // Apple's CommonCrypto C API as Swift imports it (module name `CommonCrypto`).
         .target(name: "CommonCrypto", dependencies: ["OSecCrypto", "OSecSystem"]),
@@ -130,11 +142,14 @@ let package = Package(
                 "OpenSecurityKit",
                 "OSecSecretService",
                 "OSecToolCore",
+                "OSecToolBase",
                 "OSecKeychain",
+                "OSecKeychainPaths",
             ]),
-        // `security`: answers `find-*-password -w` and `--version` on FoundationEssentials and the keychain store
-        // alone (a fast start), and runs the full tool (`security-tool`) for everything else.
-        .executableTarget(name: "SecurityFront", dependencies: ["OSecToolCore", "OSecSystem", "OSecCrypto"]),
+        // `security`: answers `find-*-password -w` (through the keychain agent) and `--version` on
+        // FoundationEssentials alone, without libcrypto or SQLite (a fast start), and runs the full tool
+        // (`security-tool`) for everything else.
+        .executableTarget(name: "SecurityFront", dependencies: ["OSecToolBase", "OSecKeychainAgent", "OSecSystem"]),
         .executableTarget(
             name: "Benchmarks",
             dependencies: [
@@ -167,7 +182,8 @@ let package = Package(
             dependencies: ["OSecSync", "OSecKeychain", "OSecPostgres", "OSecCrypto", "OSecTestSupport"]),
         .testTarget(name: "OSecX509Tests", dependencies: ["OSecX509", "OSecASN1", "OSecCrypto", "OSecTestSupport"]),
         .testTarget(
-            name: "OSecKeychainTests", dependencies: ["OSecKeychain", "OSecSQLite", "OSecSystem", "OSecTestSupport"]),
+            name: "OSecKeychainTests",
+            dependencies: ["OSecKeychain", "OSecKeychainPaths", "OSecSQLite", "OSecSystem", "OSecTestSupport"]),
         .testTarget(
             name: "OSecPKCS12Tests", dependencies: ["OSecPKCS12", "OSecASN1", "OSecCrypto", "OSecTestSupport"]),
         .testTarget(
@@ -178,7 +194,7 @@ let package = Package(
             dependencies: [
                 "Security", "OSecTestSupport", "OSecASN1", "OSecCrypto", "OSecX509", "OSecSQLite", "OSecLimbo",
                 "OSecKeychain", "OSecPKCS12", "OSecTrust", "OSecSync",
-                "OSecToolCore", "OSecKeychainAgent",
+                "OSecToolCore", "OSecToolBase", "OSecKeychainAgent",
             ]),
         .testTarget(
             name: "TLSTests",

@@ -29,7 +29,7 @@ cd "$(dirname "$0")/.."
 
 all_targets=(asn1 x509 pkcs12 cms agent sync keychainfile tls keyimport secitem)
 all_targets+=(secretservice)
-keychain_modules=(OSecASN1 OSecLocks OSecCrypto OSecSQLite OSecSystem OSecKeychainAgent OSecKeychain)
+keychain_modules=(OSecASN1 OSecLocks OSecCrypto OSecSQLite OSecSystem OSecKeychainAgent OSecKeychainPaths OSecKeychain)
 security_modules=("${keychain_modules[@]}" OSecX509 OSecPKCS12 OSecTrust OSecTLSCore OSecPostgres OSecSync OSecCMS)
 security_modules+=(OSecCryptoFoundation Security)
 

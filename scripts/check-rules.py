@@ -36,7 +36,7 @@ LAYERS = {
     "COpenSSLShims": 1, "COpenSSLBaseline": 1, "CTLSShims": 1, "CSystemShims": 1,
     "CLibPQLoader": 1,
     "OSecLocks": 1,
-    "OSecToolCore": 6, "SecurityFront": 9,
+    "OSecToolCore": 6, "SecurityFront": 9, "OSecToolBase": 4, "OSecKeychainPaths": 3,
     "OSecCryptoFoundation": 3,
     "OSecASN1": 1,
     "OSecCrypto": 2, "OSecSQLite": 2, "OSecSystem": 2, "OSecTLSCore": 2, "OSecPostgres": 2, "OpenSSLBaseline": 2,

@@ -8,7 +8,7 @@
 #     CLI) and verify-cert of a chain;
 #   - both binaries (the `security` front end and the full tool it runs, libexec/opensecurity/security-tool) need
 #     only libc, OpenSSL 3, SQLite 3, libpq and D-Bus (readelf NEEDED), and ldd lists nothing else than those and
-#     what they load themselves (no Swift runtime, Foundation, ICU, libstdc++);
+#     what they load themselves (no Swift runtime, Foundation, ICU, libstdc++); the front end only libc and libm;
 #   - `man -l` renders the installed page; the installed bash completion completes every command;
 #   - dpkg installs, upgrades (a second package with a higher version) and removes it cleanly in a scratch root
 #     (dpkg --root, dependencies not checked there: the real system's libraries are used).
@@ -81,6 +81,11 @@ for tool in "$scratch/root/usr/bin/security" "$scratch/root/usr/libexec/opensecu
     if readelf -d "$tool" | grep -Eq 'RUNPATH|RPATH'; then fail "$tool has a RUNPATH"; fi
 done
 pass "ldd (front end and full tool): only libc, libssl3, libsqlite3, libpq, libdbus-1 and what they load"
+# The front end opens no keychain (the keychain agent answers its reads): it loads neither OpenSSL nor SQLite.
+for soname in $(readelf -d "$scratch/root/usr/bin/security" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+    case "$soname" in libc.so.* | libm.so.* | ld-linux*) ;; *) fail "the front end needs $soname" ;; esac
+done
+pass "the front end needs only libc and libm"
 
 # The installed tool, with no Swift toolchain reachable.
 home="$scratch/home"
@@ -96,7 +101,8 @@ run sh -c 'command -v swift' >/dev/null 2>&1 && fail "a swift toolchain is on th
 run security add-generic-password -a alice -s installed -w 's3cret!' || fail "add-generic-password"
 [ "$(run security find-generic-password -a alice -s installed -w)" = 's3cret!' ] || fail "password round trip"
 pass "password round trip in $home/.local/share/opensecurity"
-# That read started the keychain agent (libexec/opensecurity/security-tool keychain-agent); it answers the next one.
+# That read (by the full tool: no agent ran) started the keychain agent (libexec/opensecurity/security-tool
+# keychain-agent); it answers the next one, the front end's.
 for _ in $(seq 50); do run security keychain-agent -l >/dev/null 2>&1 && break; sleep 0.1; done
 run security keychain-agent -l >/dev/null 2>&1 || fail "the password read did not start the keychain agent"
 [ "$(run security find-generic-password -a alice -s installed -w)" = 's3cret!' ] || fail "read through the agent"

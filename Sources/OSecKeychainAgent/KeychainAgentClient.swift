@@ -43,6 +43,15 @@ package struct KeychainAgentClient: Sendable {
     /// Seconds ``start(executable:arguments:)`` waits for a new agent to answer.
     package static let startTimeoutSeconds = 5.0
 
+    /// Environment variable that turns the agent off for a process when set to `off` (or `0`).
+    package static let switchVariable = "OPENSECURITY_KEYCHAIN_AGENT"
+
+    /// Read once: whether this process's environment lets it use the agent at all (``switchVariable``).
+    package static let isEnabledByEnvironment: Bool = {
+        let value = SystemProcess.environment(switchVariable)?.lowercased()
+        return value != "off" && value != "0"
+    }()
+
     package init(socketPath: String) {
         self.socketPath = socketPath
     }

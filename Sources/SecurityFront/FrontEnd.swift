@@ -1,5 +1,5 @@
 import OSecSystem
-import OSecToolCore
+import OSecToolBase
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -14,32 +14,21 @@ enum FrontEnd {
 
     /// The standard output of the command line `arguments` (without the program name) when it is one the front
     /// end answers and the plain success case; nil when the full tool must run.
+    ///
+    /// A `find-*-password -w` is answered only by the keychain agent (``PasswordRead/ask(_:)``): the front end opens
+    /// no keychain itself. With no agent running the full tool reads the keychain, and starts the agent for the
+    /// next process.
     static func answer(_ arguments: [String]) -> String? {
         guard let command = arguments.first else { return nil }
         let rest = Array(arguments.dropFirst())
-        switch command {
-        case "--version" where rest.isEmpty, "version" where rest.isEmpty:
-            return Release.versionLine + "\n"
-        case PasswordLookup.Kind.generic.findCommand:
-            return PasswordLookup.password(.generic, arguments: rest, startAgent: startAgent).map {
-                PasswordText.forStandardOutput($0) + "\n"
-            }
-        case PasswordLookup.Kind.internet.findCommand:
-            return PasswordLookup.password(.internet, arguments: rest, startAgent: startAgent).map {
-                PasswordText.forStandardOutput($0) + "\n"
-            }
-        default:
-            return nil
+        if command == "--version" || command == "version" {
+            return rest.isEmpty ? Release.versionLine + "\n" : nil
         }
-    }
-
-    /// Starts the keychain agent (`security-tool keychain-agent`, detached, not waited for), which answers the
-    /// user's next password reads (``AgentPasswordReads``) until it has had none for ten minutes. Called after a
-    /// read found no agent running; a failure to start it changes nothing but the next read's speed.
-    static func startAgent() {
-        guard let tool = fullToolCandidates().first(where: { FileManager.default.isExecutableFile(atPath: $0) })
-        else { return }
-        _ = try? SystemProcess.spawnDetached(tool, arguments: ["keychain-agent"])
+        guard let kind = PasswordRead.Kind(findCommand: command),
+            let request = PasswordRead.request(kind, arguments: rest),
+            case .answered(let secret) = PasswordRead.ask(request)
+        else { return nil }
+        return PasswordText.forStandardOutput(secret) + "\n"
     }
 
     /// Writes `text` to standard output, whole.

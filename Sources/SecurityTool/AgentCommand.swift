@@ -1,6 +1,7 @@
 import Foundation
 import OSecKeychainAgent
 import OSecSystem
+import OSecToolBase
 import OSecToolCore
 
 /// `security keychain-agent [-l | -s] [--json]`: the per-user keychain agent (OpenSecurity's addition; on macOS

@@ -1,6 +1,6 @@
 import CommonCrypto
 import Foundation
-import OSecToolCore
+import OSecToolBase
 import Security
 
 /// `security cms -D|-S|-E|-C`: macOS's cmsutil. Decodes (`-D`) printing the content exactly as carried, signs

@@ -1,6 +1,6 @@
 import CommonCrypto
 import Foundation
-import OSecToolCore
+import OSecToolBase
 import Security
 
 /// `find-certificate`, `find-identity`, `add-certificates`, `delete-certificate` and `delete-identity`, after

@@ -1,6 +1,7 @@
 import Foundation
 import OSecKeychain
-import OSecToolCore
+import OSecKeychainPaths
+import OSecToolBase
 import Security
 
 extension CommandOptions {

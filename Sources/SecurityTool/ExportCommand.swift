@@ -1,6 +1,6 @@
 import Foundation
 import OSecSystem
-import OSecToolCore
+import OSecToolBase
 import Security
 
 /// `security export [-k keychain] [-t type] [-f format] [-w] [-p] [-P passphrase] [-o outfile]`: certificates, keys

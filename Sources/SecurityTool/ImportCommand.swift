@@ -1,6 +1,6 @@
 import Foundation
 import OSecASN1
-import OSecToolCore
+import OSecToolBase
 import Security
 
 /// `security import inputfile [-k keychain] [-t type] [-f format] [-w] [-x] [-P passphrase] [-a name value]…

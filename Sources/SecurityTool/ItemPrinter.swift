@@ -1,5 +1,5 @@
 import Foundation
-import OSecToolCore
+import OSecToolBase
 import Security
 
 /// What kind of keychain item a block describes.

@@ -1,6 +1,6 @@
 import Foundation
 import OSecASN1
-import OSecToolCore
+import OSecToolBase
 import Security
 
 /// `find-key` and `create-keypair`, after macOS security(1).

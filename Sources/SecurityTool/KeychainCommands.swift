@@ -1,7 +1,7 @@
 import Foundation
 import OSecKeychainAgent
 import OSecSystem
-import OSecToolCore
+import OSecToolBase
 import Security
 
 /// Keychain management: create, delete, list, default, login, lock, unlock, settings, password, info, dump.

@@ -1,6 +1,6 @@
 import Foundation
 import OSecASN1
-import OSecToolCore
+import OSecToolBase
 import Security
 
 /// `add-`, `find-` and `delete-generic-password` / `-internet-password`, with macOS security(1)'s options,
@@ -14,9 +14,9 @@ enum PasswordCommands {
         var noun: String { self == .generic ? "generic-password" : "internet-password" }
 
         /// Valued options that map to attributes (shared by add, find and delete).
-        /// The same table the front end reads (``PasswordLookup/Kind/attributeOptions``).
+        /// The same table the front end reads (`PasswordRead.Kind.attributeOptions`).
         var attributeOptions: [(Character, CFString)] {
-            let shared: PasswordLookup.Kind = self == .generic ? .generic : .internet
+            let shared: PasswordRead.Kind = self == .generic ? .generic : .internet
             return shared.attributeOptions.map { ($0.letter, $0.attribute as CFString) }
         }
 

@@ -1,5 +1,5 @@
 import Foundation
-import OSecToolCore
+import OSecToolBase
 import Security
 
 /// `sync-join`, `sync-leave`, `sync-status`, `sync-now` and `sync-agent`: the keychain's sync circle (see

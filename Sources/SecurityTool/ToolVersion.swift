@@ -1,4 +1,4 @@
-import OSecToolCore
+import OSecToolBase
 
 /// `security --version` and `security version` (the release is ``Release``, shared with the front end).
 enum ToolVersion {

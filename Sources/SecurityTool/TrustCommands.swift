@@ -1,5 +1,5 @@
 import Foundation
-import OSecToolCore
+import OSecToolBase
 import Security
 
 /// `verify-cert` and the trust settings commands (`add-trusted-cert`, `remove-trusted-cert`,

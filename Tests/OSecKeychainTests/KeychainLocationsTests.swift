@@ -1,4 +1,5 @@
 import Foundation
+import OSecKeychainPaths
 import OSecSystem
 import OSecTestSupport
 import Testing

@@ -1,19 +1,20 @@
 import Foundation
 import OSecKeychainAgent
 import OSecTestSupport
+import OSecToolBase
 import OSecToolCore
 import Security
 import Testing
 
 /// The option table the tool and its front end share names Apple's attributes (by their raw values).
 @Test func passwordOptionsNameApplesAttributes() {
-    let generic = PasswordLookup.Kind.generic.attributeOptions.map { "\($0.letter)=\($0.attribute)" }
+    let generic = PasswordRead.Kind.generic.attributeOptions.map { "\($0.letter)=\($0.attribute)" }
     let genericApple: [(Character, CFString)] = [
         ("a", kSecAttrAccount), ("s", kSecAttrService), ("l", kSecAttrLabel), ("j", kSecAttrComment),
         ("D", kSecAttrDescription), ("G", kSecAttrGeneric), ("c", kSecAttrCreator), ("C", kSecAttrType),
     ]
     #expect(generic == genericApple.map { "\($0.0)=\($0.1 as String)" })
-    let internet = PasswordLookup.Kind.internet.attributeOptions.map { "\($0.letter)=\($0.attribute)" }
+    let internet = PasswordRead.Kind.internet.attributeOptions.map { "\($0.letter)=\($0.attribute)" }
     let internetApple: [(Character, CFString)] = [
         ("a", kSecAttrAccount), ("s", kSecAttrServer), ("l", kSecAttrLabel), ("j", kSecAttrComment),
         ("D", kSecAttrDescription), ("d", kSecAttrSecurityDomain), ("p", kSecAttrPath), ("r", kSecAttrProtocol),
@@ -32,29 +33,52 @@ import Testing
     #expect(PasswordText.forStandardOutput(Data()) == "")
 }
 
-/// What the front end sends the keychain agent is the lookup it would make itself, whole: for command lines with
-/// every option of both commands, the lookup survives the request's wire form (text stays text: the agent types it
-/// with the schema, as the front end's own query does).
-@Test func aLookupSurvivesTheAgentsWireForm() throws {
-    let lines: [(PasswordLookup.Kind, [String])] = [
-        (.generic, ["-a", "alice", "-s", "app", "-l", "Label", "-j", "note", "-D", "kind", "-G", "gen", "-w", "/k"]),
-        (.generic, ["-c", "abcd", "-C", "note", "-w", "/k", "/other/k2"]),
-        (.internet, ["-a", "frank", "-s", "example.com", "-r", "htps", "-P", "8443", "-p", "/login", "-w", "/k"]),
-        (.internet, ["-d", "realm", "-t", "dflt", "-r", "1234", "-w", "/k"]),
+/// What the front end sends the keychain agent is the read the full tool would make itself, whole: for command
+/// lines with every option of both commands, the request survives its wire form, and text stays text until the
+/// keychain's schema types it (as the full tool's own query does).
+@Test func aReadRequestSurvivesTheAgentsWireForm() throws {
+    let lines: [(PasswordRead.Kind, [String], [String: AgentReadRequest.Value])] = [
+        (
+            .generic, ["-a", "alice", "-s", "app", "-l", "Label", "-j", "note", "-D", "kind", "-G", "gen", "-w", "/k"],
+            [
+                "acct": .text("alice"), "svce": .text("app"), "labl": .text("Label"), "icmt": .text("note"),
+                "desc": .text("kind"), "gena": .bytes(Array("gen".utf8)),
+            ]
+        ),
+        (
+            .generic, ["-c", "abcd", "-C", "note", "-w", "/k", "/other/k2"],
+            ["crtr": .integer(0x6162_6364), "type": .integer(0x6E6F_7465)]
+        ),
+        (
+            .internet, ["-a", "frank", "-s", "example.com", "-r", "htps", "-P", "8443", "-p", "/login", "-w", "/k"],
+            [
+                "acct": .text("frank"), "srvr": .text("example.com"), "ptcl": .text("htps"), "port": .integer(8443),
+                "path": .text("/login"),
+            ]
+        ),
+        (
+            .internet, ["-d", "realm", "-t", "dflt", "-r", "1234", "-w", "/k"],
+            ["sdmn": .text("realm"), "atyp": .text("dflt"), "ptcl": .text("1234")]
+        ),
     ]
-    for (kind, arguments) in lines {
-        let lookup = try #require(PasswordLookup.lookup(kind, arguments: arguments), "\(arguments)")
-        let request = try #require(AgentPasswordReads.request(lookup))
+    for (kind, arguments, expected) in lines {
+        let request = try #require(PasswordRead.request(kind, arguments: arguments), "\(arguments)")
+        #expect(request.itemClass == kind.requestClass)
+        #expect(request.paths == arguments.filter { $0.hasPrefix("/") && !$0.hasPrefix("/login") })
+        #expect(request.attributes.map(\.name) == expected.keys.sorted(), "\(arguments)")
+        #expect(Dictionary(uniqueKeysWithValues: request.attributes.map { ($0.name, $0.value) }) == expected)
         let encoded = try #require(request.encoded())
-        let decoded = try #require(AgentReadRequest.decode(encoded))
-        #expect(AgentPasswordReads.lookup(decoded) == lookup, "\(arguments)")
+        #expect(AgentReadRequest.decode(encoded) == request, "\(arguments)")
     }
     // A numeric attribute given as text becomes a number in the query (inet's ptcl is stored as a number).
-    let numeric = try #require(PasswordLookup.lookup(.internet, arguments: ["-r", "1234", "-w", "/k"]))
-    #expect(numeric.attributes["ptcl"] == .string("1234"))
+    let numeric = try #require(PasswordRead.request(.internet, arguments: ["-r", "1234", "-w", "/k"]))
     #expect(PasswordLookup.query(numeric).attributes["ptcl"] == .integer(1234))
-    let named = try #require(PasswordLookup.lookup(.internet, arguments: ["-r", "htps", "-w", "/k"]))
+    let named = try #require(PasswordRead.request(.internet, arguments: ["-r", "htps", "-w", "/k"]))
     #expect(PasswordLookup.query(named).attributes["ptcl"] == .string("htps"))
+    // What the full tool answers (another option, a bad value, `~`) makes no request.
+    for arguments in [["-s", "x", "-g", "-w"], ["-s", "x"], ["-P", "notaport", "-w"], ["-s", "x", "-w", "~/k"]] {
+        #expect(PasswordRead.request(.internet, arguments: arguments) == nil, "\(arguments)")
+    }
 }
 
 /// The `security` front end against the full tool (`security-tool`): for every invocation both give the same bytes
@@ -101,7 +125,7 @@ struct SecurityFrontEndTests {
             "-d", "realm", "-t", "dflt", "-w", "web-pass",
         ])
         let table: [[String]] = [
-            // Answered by the front end.
+            // Answered by the front end (through the agent the first read starts).
             ["find-generic-password", "-a", "alice", "-s", "myapp", "-w"],
             ["find-generic-password", "-w", "-s", "myapp"],
             ["find-generic-password", "-l", "Label", "-j", "note", "-w"],
@@ -168,7 +192,7 @@ struct SecurityFrontEndTests {
         return (object?["running"] as? Bool ?? false, object?["readsAnswered"] as? Int ?? 0)
     }
 
-    /// Waits (at most 5 s) for the agent the front end started after a read.
+    /// Waits (at most 5 s) for the agent the full tool started after a read.
     private func waitForAgent() throws -> Bool {
         let deadline = Date().addingTimeInterval(5)
         while Date() < deadline {
@@ -178,10 +202,10 @@ struct SecurityFrontEndTests {
         return false
     }
 
-    /// A read that finds no agent starts one; from then on the agent answers the front end's reads (the front end
-    /// opens no keychain), with the full tool's bytes and status for every command line of the table above; a
-    /// change to the keychain is seen by the next read, a deleted item is not found, a password-protected keychain
-    /// is read by the front end itself.
+    /// A read that finds no agent (the front end hands it to the full tool) starts one; from then on the agent
+    /// answers the front end's reads (the front end opens no keychain), with the full tool's bytes and status for
+    /// every command line of the table above; a change to the keychain is seen by the next read, a deleted item is
+    /// not found, a password-protected keychain is read by the full tool.
     @Test func theAgentAnswersTheFrontEndsReads() throws {
         try add(["add-generic-password", "-a", "alice", "-s", "myapp", "-w", "s3cret!", "-l", "Label"])
         try add(["add-generic-password", "-a", "bob", "-s", "binary", "-X", "00ff10"])
@@ -194,7 +218,7 @@ struct SecurityFrontEndTests {
         ])
         #expect(try !agentState().running)
         #expect(try sandbox.run(["find-generic-password", "-s", "myapp", "-w"]).stdout == "s3cret!\n")
-        try #require(try waitForAgent(), "the front end did not start the agent")
+        try #require(try waitForAgent(), "the first read did not start the agent")
 
         let answered: [[String]] = [
             ["find-generic-password", "-a", "alice", "-s", "myapp", "-w"],
@@ -208,7 +232,7 @@ struct SecurityFrontEndTests {
         let before = try agentState().reads
         for arguments in answered { #expect(try expectSame(arguments).status == 0, "\(arguments)") }
         #expect(try agentState().reads == before + answered.count, "every read above was the agent's answer")
-        // Declined by the agent (no match): the front end reads itself, then hands over as before.
+        // Declined by the agent (no match): the full tool answers, as without an agent.
         #expect(try expectSame(["find-generic-password", "-s", "nothing", "-w"]).status == 44)
         #expect(
             try expectSame(
@@ -231,8 +255,8 @@ struct SecurityFrontEndTests {
         try add(["delete-generic-password", "-a", "alice", "-s", "myapp"])
         #expect(try expectSame(["find-generic-password", "-a", "alice", "-s", "myapp", "-w"]).status == 44)
 
-        // A password-protected keychain: the agent does not read it; unlocked, the front end does (with the keys
-        // the agent holds), locked it is the full tool's errSecInteractionNotAllowed.
+        // A password-protected keychain: the agent does not read it; unlocked, the full tool does (with the keys the
+        // agent holds), locked it is the full tool's errSecInteractionNotAllowed.
         try add(["create-keychain", "-p", "pw", "build"])
         try add(["add-generic-password", "-a", "ci", "-s", "deploy", "-w", "token", "build"])
         let reads = try agentState().reads
@@ -251,14 +275,22 @@ struct SecurityFrontEndTests {
         #expect(try !agentState().running)
     }
 
-    /// The front end alone, without the full tool beside it: it answers the plain success case itself, and
-    /// anything else ends with a clear message and status 1.
+    /// The front end alone, without the full tool beside it: it answers `--version` and what the keychain agent
+    /// answers (it opens no keychain itself); anything else — a read with no agent running included — ends with a
+    /// clear message and status 1.
     @Test func answersItselfWithoutTheFullTool() throws {
         try add(["add-generic-password", "-a", "alice", "-s", "myapp", "-w", "s3cret!"])
         let alone = try TemporaryDirectory(prefix: "osec-front-alone")
         let copy = alone.path("security")
         try FileManager.default.copyItem(atPath: try #require(SecurityTool.executable), toPath: copy)
-        let found = try sandbox.run(["find-generic-password", "-s", "myapp", "-w"], executable: copy)
+        let find = ["find-generic-password", "-s", "myapp", "-w"]
+        let noAgent = try sandbox.run(find, executable: copy)
+        #expect(noAgent.status == 1)
+        #expect(noAgent.stderr.hasPrefix("security: the full tool security-tool is missing"))
+        // The full tool's read starts the agent; from then on the front end alone is answered by it.
+        #expect(try sandbox.run(find, executable: SecurityTool.fullTool).stdout == "s3cret!\n")
+        try #require(try waitForAgent(), "the full tool did not start the agent")
+        let found = try sandbox.run(find, executable: copy)
         #expect(found.status == 0)
         #expect(found.stdout == "s3cret!\n")
         #expect(try sandbox.run(["--version"], executable: copy).stdout.hasPrefix("security (OpenSecurity) "))

@@ -15,14 +15,8 @@ import Foundation
 /// once, and the keychain behaves as it does without an agent. `OPENSECURITY_KEYCHAIN_AGENT=off` turns the agent
 /// off for a process; the agent turns it off for itself (``turnOffInThisProcess()``).
 package enum KeychainAgentLink {
-    /// Environment variable that turns the agent off for a process when set to `off` (or `0`).
-    static let switchVariable = "OPENSECURITY_KEYCHAIN_AGENT"
-
-    /// Read once: whether this process uses the agent at all.
-    package static let isEnabled: Bool = {
-        let value = SystemProcess.environment(switchVariable)?.lowercased()
-        return value != "off" && value != "0"
-    }()
+    /// Whether this process uses the agent at all (`KeychainAgentClient.isEnabledByEnvironment`).
+    package static var isEnabled: Bool { KeychainAgentClient.isEnabledByEnvironment }
 
     /// Set by the agent's own process: the keychains it opens to answer password reads must not ask the agent —
     /// itself, busy with the request — for keys (their password-protected classes then read as locked).

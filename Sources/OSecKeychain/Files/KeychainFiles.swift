@@ -1,3 +1,4 @@
+import OSecKeychainPaths
 import OSecSystem
 
 #if canImport(FoundationEssentials)
@@ -39,21 +40,15 @@ package struct KeychainFiles: Sendable {
     var directory: String { POSIXFiles.parentDirectory(of: database) }
 
     /// Environment variable that overrides the default keychain path.
-    package static let pathVariable = "OPENSECURITY_KEYCHAIN"
+    package static let pathVariable = KeychainLocations.keychainVariable
 
     /// `$OPENSECURITY_KEYCHAIN`, else `$XDG_DATA_HOME/opensecurity/keychains/login.keychain-db`, else
-    /// `$HOME/.local/share/opensecurity/keychains/login.keychain-db`.
+    /// `$HOME/.local/share/opensecurity/keychains/login.keychain-db` (`KeychainLocations.defaultPath(environment:)`).
     package static func defaultPath(environment: [String: String]) throws(KeychainStoreError) -> String {
-        if let override = environment[pathVariable], !override.isEmpty { return override }
-        let dataHome: String
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {  // XDG: relative values are ignored
-            dataHome = xdg
-        } else if let home = environment["HOME"], !home.isEmpty {
-            dataHome = home + "/.local/share"
-        } else {
-            throw KeychainStoreError(.noSuchKeychain, "neither XDG_DATA_HOME nor HOME is set")
+        guard let path = KeychainLocations.defaultPath(environment: environment) else {
+            throw KeychainStoreError(.noSuchKeychain, KeychainLocations.noHomeMessage)
         }
-        return dataHome + "/opensecurity/keychains/login.keychain-db"
+        return path
     }
 
     /// Whether something (a file, or a link, even a dangling one) has the database's name.

@@ -1,5 +1,5 @@
 import Foundation
-import OSecKeychain
+import OSecKeychainPaths
 import OSecSystem
 
 /// The facade's own settings files (keychain preferences, trust settings): where a user's file lives and how a

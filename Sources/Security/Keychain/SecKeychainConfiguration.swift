@@ -1,5 +1,6 @@
 import Foundation
 import OSecKeychain
+import OSecKeychainPaths
 import OSecSystem
 
 /// OpenSecurity's process-wide keychain settings (our API beyond Apple's).

@@ -1,5 +1,6 @@
 import Foundation
 import OSecKeychain
+import OSecKeychainPaths
 import OSecSystem
 
 /// Apple's `SecPreferencesDomain`: whose keychain preferences (search list, default and login keychain) a call
@@ -61,12 +62,20 @@ enum SecKeychainPreferences {
     /// The default keychain's path: `$OPENSECURITY_KEYCHAIN`, else the user's `DefaultKeychain`, else the login
     /// keychain path (``KeychainLocations``, the rules the `security` front end reads too).
     static func defaultKeychainPath() throws -> String {
-        try mapStoreError { try KeychainLocations.defaultKeychainPath(preferences: stored(.user)) }
+        try located(KeychainLocations.defaultKeychainPath(preferences: stored(.user)))
     }
 
     /// The login keychain's path: the user's `LoginKeychain`, else `$XDG_DATA_HOME/…/login.keychain-db`.
     static func loginKeychainPath() throws -> String {
-        try mapStoreError { try KeychainLocations.loginKeychainPath(preferences: stored(.user)) }
+        try located(KeychainLocations.loginKeychainPath(preferences: stored(.user)))
+    }
+
+    /// A path the rules gave, or errSecNoSuchKeychain when there is no home directory to put it in.
+    private static func located(_ path: String?) throws -> String {
+        guard let path else {
+            throw SecError(KeychainStoreError(.noSuchKeychain, KeychainLocations.noHomeMessage))
+        }
+        return path
     }
 
     /// The search list of `domain` (paths); for the user domain without a stored list: the default keychain.

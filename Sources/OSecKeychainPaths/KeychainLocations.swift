@@ -12,14 +12,20 @@ import Foundation
 /// and the keychain agent").
 ///
 /// - The default keychain is `$OPENSECURITY_KEYCHAIN`, else the preferences' `DefaultKeychain`, else
-///   `$XDG_DATA_HOME/opensecurity/keychains/login.keychain-db` (``KeychainStore/defaultPath(environment:)``).
+///   `$XDG_DATA_HOME/opensecurity/keychains/login.keychain-db`, else `~/.local/share/opensecurity/keychains/…`
+///   (``defaultPath(environment:)``).
 /// - The user's preferences (search list, default and login keychain) are the property list
 ///   `$OPENSECURITY_KEYCHAIN_PREFERENCES`, else `$XDG_CONFIG_HOME/opensecurity/keychain-preferences.plist`, else
 ///   `~/.config/opensecurity/keychain-preferences.plist`.
 /// - A keychain operand is a path when it contains a `/`, else a name in the default keychain's directory
 ///   (`build` → `build.keychain-db`, `build.keychain` → `build.keychain-db`).
 /// - The process's access groups are `$OPENSECURITY_ACCESS_GROUPS` (comma-separated; unset or empty: any group).
+///
+/// This module holds the rules alone, without the keychain store: the `security` front end, which opens no keychain
+/// itself, resolves with them the paths it sends the keychain agent.
 package enum KeychainLocations {
+    /// Environment variable that overrides the default keychain path.
+    package static let keychainVariable = "OPENSECURITY_KEYCHAIN"
     /// Environment variable overriding the user's preferences file (for tests and sandboxes).
     package static let preferencesVariable = "OPENSECURITY_KEYCHAIN_PREFERENCES"
     /// Environment variable listing the process's access groups (comma-separated, first = default for adds).
@@ -73,19 +79,38 @@ package enum KeychainLocations {
         }
     }
 
+    /// What is said when the XDG default path cannot be made.
+    package static let noHomeMessage = "neither XDG_DATA_HOME nor HOME is set"
+
+    /// `$OPENSECURITY_KEYCHAIN` in `environment`, else `$XDG_DATA_HOME/opensecurity/keychains/login.keychain-db`
+    /// (an absolute `XDG_DATA_HOME` only), else `$HOME/.local/share/opensecurity/keychains/login.keychain-db`; nil
+    /// when neither is set (``noHomeMessage``).
+    package static func defaultPath(environment: [String: String]) -> String? {
+        if let override = environment[keychainVariable], !override.isEmpty { return override }
+        let dataHome: String
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {  // XDG: relative values are ignored
+            dataHome = xdg
+        } else if let home = environment["HOME"], !home.isEmpty {
+            dataHome = home + "/.local/share"
+        } else {
+            return nil
+        }
+        return dataHome + "/opensecurity/keychains/login.keychain-db"
+    }
+
     /// The default keychain's path: `$OPENSECURITY_KEYCHAIN`, else `preferences.defaultKeychain`, else the XDG
-    /// default (``KeychainStore/defaultPath(environment:)``).
-    package static func defaultKeychainPath(preferences: Preferences) throws(KeychainStoreError) -> String {
-        if let override = SystemProcess.environment(KeychainFiles.pathVariable), !override.isEmpty { return override }
+    /// default (``defaultPath(environment:)``); nil when there is no home to put it in.
+    package static func defaultKeychainPath(preferences: Preferences) -> String? {
+        if let override = SystemProcess.environment(keychainVariable), !override.isEmpty { return override }
         if let chosen = preferences.defaultKeychain, !chosen.isEmpty { return chosen }
-        return try KeychainFiles.defaultPath(environment: xdgEnvironment())
+        return defaultPath(environment: xdgEnvironment())
     }
 
     /// The login keychain's path: `preferences.loginKeychain`, else the XDG default (`$OPENSECURITY_KEYCHAIN`
-    /// does not move the login keychain).
-    package static func loginKeychainPath(preferences: Preferences) throws(KeychainStoreError) -> String {
+    /// does not move the login keychain); nil when there is no home to put it in.
+    package static func loginKeychainPath(preferences: Preferences) -> String? {
         if let chosen = preferences.loginKeychain, !chosen.isEmpty { return chosen }
-        return try KeychainFiles.defaultPath(environment: xdgEnvironment())
+        return defaultPath(environment: xdgEnvironment())
     }
 
     /// The variables the XDG default path depends on, read with `getenv`.

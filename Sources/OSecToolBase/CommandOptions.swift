@@ -30,8 +30,12 @@ package struct CommandOptions: Sendable {
         package init(message: String?) { self.message = message }
     }
 
+    /// Parses a command's arguments (after the command name) into options and operands (`--` ends the options).
+    ///
     /// - Parameters:
-    ///   - valued: option letters that take a value; `flags`: letters that do not.
+    ///   - arguments: the command's arguments.
+    ///   - valued: option letters that take a value.
+    ///   - allowedFlags: option letters that take no value.
     ///   - promptable: valued options that may end the command line without a value.
     ///   - jsonLetter: the short form of `--json` for this command, if it has one.
     package init(
