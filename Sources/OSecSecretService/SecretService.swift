@@ -535,18 +535,20 @@ package final class SecretService: DBusObjectHandler {
                     try collection.items(matching: attributes).first { $0.attributes == attributes }
                 }
                 if let existing, let ref = SecretCollection.persistentRef(ofItemID: existing.id) {
-                    var changes = ItemChanges(secret: plain)
                     let projected = try keychain { () throws(KeychainStoreError) in
                         try collection.keychainItem(existing.id)
                     }
                     if let projected, projected.itemClass == .genericPassword {
-                        changes.attributes = SecretAttributeMapping.keychainAttributes(
-                            attributes, label: label, contentType: contentType)
+                        // The same map: the item keeps its identity (a second item with this map has its own).
+                        try updateGeneric(
+                            store, ref, attributes: attributes, label: label, contentType: contentType,
+                            mapChanged: false, secret: plain)
                     } else {
-                        changes.attributes = ["labl": .string(label)]
-                    }
-                    _ = try keychain { () throws(KeychainStoreError) in
-                        try store.update(ItemQuery(persistentRef: ref), with: changes)
+                        _ = try keychain { () throws(KeychainStoreError) in
+                            var changes = ItemChanges(secret: plain)
+                            changes.attributes = ["labl": .string(label)]
+                            return try store.update(ItemQuery(persistentRef: ref), with: changes)
+                        }
                     }
                     itemChanged(collection, existing.id)
                     return [.objectPath(SecretServicePaths.item(collection.name, existing.id)), .objectPath("/")]
@@ -646,21 +648,50 @@ package final class SecretService: DBusObjectHandler {
             let item = try keychain({ () throws(KeychainStoreError) in try collection.keychainItem(id) })
         else { throw .noSuchObject("no such item") }
         let projection = SecretAttributeMapping.project(item)
-        var changes = ItemChanges()
         if item.itemClass == .genericPassword {
-            changes.attributes = SecretAttributeMapping.keychainAttributes(
-                attributes ?? projection.attributes, label: label ?? projection.label,
-                contentType: projection.contentType)
+            let map = attributes ?? projection.attributes
+            try updateGeneric(
+                store, ref, attributes: map, label: label ?? projection.label, contentType: projection.contentType,
+                mapChanged: map != projection.attributes)
         } else {
             guard attributes == nil else {
                 throw .notSupported("the attributes of an internet password are its keychain attributes")
             }
+            var changes = ItemChanges()
             changes.attributes = ["labl": .string(label ?? projection.label)]
-        }
-        _ = try keychain { () throws(KeychainStoreError) in
-            try store.update(ItemQuery(persistentRef: ref), with: changes)
+            _ = try keychain { () throws(KeychainStoreError) in
+                try store.update(ItemQuery(persistentRef: ref), with: changes)
+            }
         }
         itemChanged(collection, id)
+    }
+
+    /// Stores a client's view of a generic password (`attributes`, `label`, `contentType`, and `secret` when
+    /// given) in the item at `ref`.
+    ///
+    /// The item's identity digest (`vwht`, part of the keychain's primary key) is kept when its map did not change:
+    /// a second item with the same map has a digest of its own, which a label change must not take back. A changed
+    /// map gets the map's digest, or — when another item holds that map already, as Secret Service clients may
+    /// make two items hold — the digest with a random suffix, as CreateItem gives a second item.
+    private func updateGeneric(
+        _ store: KeychainStore, _ ref: PersistentRef, attributes: [String: String], label: String,
+        contentType: String, mapChanged: Bool, secret: Data? = nil
+    ) throws(DBusCallError) {
+        for attempt in 0..<2 {
+            let duplicate = attempt == 0 ? nil : (try? SecureRandom.bytes(8)).map { HexEncoding.lowercase($0) }
+            var changes = ItemChanges(secret: secret)
+            changes.attributes = SecretAttributeMapping.keychainAttributes(
+                attributes, label: label, contentType: contentType, duplicate: duplicate)
+            if !mapChanged { changes.attributes["vwht"] = nil }
+            do {
+                _ = try store.update(ItemQuery(persistentRef: ref), with: changes)
+                return
+            } catch  where error.code == .duplicateItem && mapChanged && attempt == 0 {
+                continue
+            } catch {
+                throw Self.map(error)
+            }
+        }
     }
 
     private func deleteItem(_ collection: SecretCollection, _ id: String) throws(DBusCallError) {
