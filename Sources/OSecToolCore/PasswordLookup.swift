@@ -21,13 +21,13 @@ import Foundation
 package enum PasswordLookup {
     /// What the full tool prints for the command line `arguments` (without the program name) when it is a
     /// `find-*-password -w` this type answers; nil otherwise. After such a read with no agent running it starts one
-    /// (`agentExecutable keychain-agent`, detached, not waited for), which answers the user's next reads — the
+    /// (this executable as `keychain-agent`, detached, not waited for), which answers the user's next reads — the
     /// front end's — until it has had none for ten minutes; a failure to start it changes nothing but their speed.
-    package static func answer(_ arguments: [String], agentExecutable: String?) -> String? {
+    package static func answer(_ arguments: [String]) -> String? {
         guard let command = arguments.first, let kind = PasswordRead.Kind(findCommand: command) else { return nil }
         let startAgent = {
-            guard let agentExecutable else { return }
-            _ = try? SystemProcess.spawnDetached(agentExecutable, arguments: ["keychain-agent"])
+            guard let executable = SystemProcess.executablePath() else { return }
+            _ = try? SystemProcess.spawnDetached(executable, arguments: ["keychain-agent"])
         }
         return password(kind, arguments: Array(arguments.dropFirst()), startAgent: startAgent).map {
             PasswordText.forStandardOutput($0) + "\n"

@@ -9,7 +9,7 @@ OpenSecuritySync.isBackgroundSyncEnabled = false
 let arguments = Array(CommandLine.arguments.dropFirst())
 // The plain `find-*-password -w` success, read on the keychain store without the facade; this process then starts
 // the keychain agent, which answers the front end's next reads (docs/security-tool.md, "Start-up cost").
-if let answer = PasswordLookup.answer(arguments, agentExecutable: SystemProcess.executablePath()) {
+if let answer = PasswordLookup.answer(arguments) {
     POSIXFiles.writeAll(answer.utf8, to: 1)
     exit(0)
 }

@@ -15,9 +15,6 @@ import Foundation
 /// once, and the keychain behaves as it does without an agent. `OPENSECURITY_KEYCHAIN_AGENT=off` turns the agent
 /// off for a process; the agent turns it off for itself (``turnOffInThisProcess()``).
 package enum KeychainAgentLink {
-    /// Whether this process uses the agent at all (`KeychainAgentClient.isEnabledByEnvironment`).
-    package static var isEnabled: Bool { KeychainAgentClient.isEnabledByEnvironment }
-
     /// Set by the agent's own process: the keychains it opens to answer password reads must not ask the agent —
     /// itself, busy with the request — for keys (their password-protected classes then read as locked).
     private static let turnedOff = Atomic<Bool>(false)
@@ -27,7 +24,8 @@ package enum KeychainAgentLink {
 
     /// The current user's agent, when one may be running.
     static var client: KeychainAgentClient? {
-        isEnabled && !turnedOff.load(ordering: .relaxed) ? KeychainAgentClient.current() : nil
+        KeychainAgentClient.isEnabledByEnvironment && !turnedOff.load(ordering: .relaxed)
+            ? KeychainAgentClient.current() : nil
     }
 
     /// The agent's copy of a class key of keychain `keychainID`, or `nil` (locked there, or no agent).

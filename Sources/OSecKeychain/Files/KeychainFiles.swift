@@ -39,9 +39,6 @@ package struct KeychainFiles: Sendable {
     /// The directory holding the files.
     var directory: String { POSIXFiles.parentDirectory(of: database) }
 
-    /// Environment variable that overrides the default keychain path.
-    package static let pathVariable = KeychainLocations.keychainVariable
-
     /// `$OPENSECURITY_KEYCHAIN`, else `$XDG_DATA_HOME/opensecurity/keychains/login.keychain-db`, else
     /// `$HOME/.local/share/opensecurity/keychains/login.keychain-db` (`KeychainLocations.defaultPath(environment:)`).
     package static func defaultPath(environment: [String: String]) throws(KeychainStoreError) -> String {
