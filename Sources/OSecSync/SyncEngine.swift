@@ -25,7 +25,7 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
     private var keyCopies: [CircleKey] = []
 
     /// Outbox entries pushed per statement (one round trip, one server transaction).
-    static let pushBatch = 2000
+    static let pushBatch = 500
     /// Rows pulled per request (and applied per local transaction).
     static let pullBatch = 5000
     /// Rows sealed or opened per worker at least: below this, a second thread costs more than it saves.
@@ -235,30 +235,89 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
     }
 
     /// Pushes the outbox; returns the number of rows the server refused (version conflicts).
+    ///
+    /// Pipelined, one batch in flight at a time: a batch is sealed and sent on a thread of its own while this one
+    /// claims the next batch from the outbox and records the batch before, so the sealing, the server's work and
+    /// the round trip overlap the local bookkeeping instead of adding to it. The connection serves one statement
+    /// at a time: a batch goes out once the one before was answered. A batch that was not answered (or not
+    /// sealed) is released, nothing of it recorded; one the server stored but that this process could not record
+    /// is acknowledged by the next pull, as after a crash between push and commit.
     private func push(_ server: SyncServer) throws(SyncError) -> Int {
         var rejected = 0
-        var claimedBefore = Set<Data>()
-        while true {
-            let entries = try SyncEngine.keychain {
-                try store.claimSyncChanges(limit: SyncEngine.pushBatch, lease: SyncEngine.claimLease)
-            }.filter { !claimedBefore.contains($0.itemID) }
-            if entries.isEmpty { return rejected }
-            let rows = try seal(entries)
-            let accepted: Set<Data>
-            do {
-                accepted = try server.push(rows, circleID: key.circleID)
-            } catch {
-                try? store.releaseSyncClaims(entries.map(\.itemID))
-                throw error
+        var refusedBefore = Set<Data>()
+        var flight: PushFlight?  // the batch being sealed and sent, not yet answered
+        do throws(SyncError) {
+            while true {
+                let entries = try SyncEngine.keychain {
+                    try store.claimSyncChanges(
+                        limit: SyncEngine.pushBatch, lease: SyncEngine.claimLease, sparing: flight?.entries.first?.claim
+                    )
+                }.filter { !refusedBefore.contains($0.itemID) }
+                if entries.isEmpty { break }
+                let answered = flight
+                flight = nil
+                let accepted: Set<Data>?
+                do {
+                    accepted = try answered.map { (batch) throws(SyncError) in try answer(batch) }
+                } catch {
+                    try? store.releaseSyncClaims(entries.map(\.itemID))
+                    throw error
+                }
+                flight = PushFlight(entries: entries) { [self] () throws(SyncError) in
+                    try server.push(try seal(entries), circleID: key.circleID)
+                }
+                if let answered, let accepted {
+                    rejected += try record(answered.entries, accepted: accepted, refusedBefore: &refusedBefore)
+                }
             }
-            let done = entries.filter { accepted.contains($0.itemID) }
-            try SyncEngine.keychain { try store.completeSyncPushes(done.map { ($0, $0.baseVersion + 1) }) }
-            let refused = entries.filter { !accepted.contains($0.itemID) }.map(\.itemID)
-            if !refused.isEmpty { try SyncEngine.keychain { try store.releaseSyncClaims(refused) } }
-            rejected += refused.count
-            claimedBefore.formUnion(refused)
-            if !done.isEmpty { try? store.setSyncState([SyncEngine.lastPushKey: SyncEngine.now()]) }
+            if let last = flight {
+                flight = nil
+                rejected += try record(last.entries, accepted: try answer(last), refusedBefore: &refusedBefore)
+            }
+            return rejected
+        } catch {
+            // A batch still on its way is landed: recorded when the server took it, released when not.
+            if let flight, let accepted = try? answer(flight) {
+                var ignored = Set<Data>()
+                _ = try? record(flight.entries, accepted: accepted, refusedBefore: &ignored)
+            }
+            throw error
         }
+    }
+
+    /// The server's answer to a pushed batch; when its statement failed, the batch's claims are released.
+    private func answer(_ flight: PushFlight) throws(SyncError) -> Set<Data> {
+        do {
+            return try flight.answer()
+        } catch {
+            try? store.releaseSyncClaims(flight.entries.map(\.itemID))
+            throw error
+        }
+    }
+
+    /// Records the server's answer to one pushed batch: accepted entries are completed (the item is now at base + 1),
+    /// refused ones released and remembered so that this push does not send them again. Returns the refused count.
+    private func record(
+        _ entries: [SyncOutboxEntry], accepted: Set<Data>, refusedBefore: inout Set<Data>
+    ) throws(SyncError) -> Int {
+        var done: [(SyncOutboxEntry, Int64)] = []
+        done.reserveCapacity(accepted.count)
+        var refused: [Data] = []
+        for entry in entries {
+            if accepted.contains(entry.itemID) {
+                done.append((entry, entry.baseVersion + 1))
+            } else {
+                refused.append(entry.itemID)
+            }
+        }
+        if !done.isEmpty {
+            try SyncEngine.keychain {
+                try store.completeSyncPushes(done, settingState: [SyncEngine.lastPushKey: SyncEngine.now()])
+            }
+        }
+        if !refused.isEmpty { try SyncEngine.keychain { try store.releaseSyncClaims(refused) } }
+        refusedBefore.formUnion(refused)
+        return refused.count
     }
 
     /// Pulls and applies everything past the cursor. While a page is applied, the next one is already fetched on
@@ -592,5 +651,32 @@ private final class PageFetch: @unchecked Sendable {  // sendable: `result` is w
     func wait() -> Result<[SyncRow], SyncError> {
         done.wait()
         return result
+    }
+}
+
+/// One pushed batch, sealed and sent on a thread of its own (see `SyncEngine.push`).
+private final class PushFlight: @unchecked Sendable {  // sendable: `result` is written once, before `done` signals
+    let entries: [SyncOutboxEntry]
+    private let done = DispatchSemaphore(value: 0)
+    private var result: Result<Set<Data>, SyncError> = .success([])
+
+    init(entries: [SyncOutboxEntry], work: @escaping @Sendable () throws(SyncError) -> Set<Data>) {
+        self.entries = entries
+        let thread = Thread { [self] in
+            do throws(SyncError) {
+                result = .success(try work())
+            } catch {
+                result = .failure(error)
+            }
+            done.signal()
+        }
+        thread.start()
+    }
+
+    /// The ids the server stored, once it answered, or the error of sealing or sending the batch.
+    func answer() throws(SyncError) -> Set<Data> {
+        done.wait()
+        done.signal()  // a second call returns at once
+        return try result.get()
     }
 }

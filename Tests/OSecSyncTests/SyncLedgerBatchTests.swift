@@ -267,4 +267,89 @@ struct SyncLedgerBatchTests {
             #expect(try store.pendingSyncChangeCount() == 0 && store.syncConflicts().isEmpty)
         }
     }
+
+    /// The pipelined push claims the next batch while one is still on its way to the server: that claim must leave
+    /// the batch in flight alone, and it gets a claim of its own (the claims are told apart by their expiry).
+    @Test func aClaimSparesTheBatchStillInFlight() throws {
+        let store = try store("spare")
+        _ = try store.add(
+            contentsOf: (0..<7).map { index in
+                NewItem(
+                    itemClass: .genericPassword,
+                    attributes: ["svce": .string("ledger.example"), "acct": .string("acct-\(index)")],
+                    accessGroup: "group.one", isSynchronizable: true, secret: Data("v1 \(index)".utf8))
+            })
+        let first = try store.claimSyncChanges(limit: 3, lease: 60)
+        #expect(first.count == 3 && Set(first.map(\.claim)).count == 1)
+        let inFlight = try #require(first.first?.claim)
+        let second = try store.claimSyncChanges(limit: 3, lease: 60, sparing: inFlight)
+        #expect(second.count == 3)
+        #expect(Set(second.map(\.itemID)).isDisjoint(with: first.map(\.itemID)), "the batch in flight stays out")
+        #expect(second.allSatisfy { $0.claim != inFlight }, "a claim of its own, even on the same clock reading")
+        // Sparing the second claim instead, this process takes its own first claim again, with what is left.
+        let third = try store.claimSyncChanges(limit: 10, lease: 60, sparing: second.first?.claim)
+        #expect(third.count == 4 && Set(first.map(\.itemID)).isSubset(of: third.map(\.itemID)))
+        #expect(Set(third.map(\.itemID)).isDisjoint(with: second.map(\.itemID)))
+    }
+
+    /// A page in which every row collides with a local item on the primary key (a member that rejoins a circle
+    /// holding the same items) keeps one conflict per collision, and drops the expired ones once, not at every
+    /// conflict (which scanned the conflicts table once per row: a quadratic apply).
+    @Test func aPageOfCollisionsKeepsEveryConflictAndDropsExpiredOnesOnce() throws {
+        let key = try CircleKey(circleID: Data(repeating: 1, count: 16), material: Data(repeating: 2, count: 64))
+        let settings = try SyncSettings(url: "host=/nonexistent", circle: "ledger")
+        let store = try store("collisions")
+        let engine = try SyncEngine.offline(store: store, settings: settings, key: key)
+        let created = Date(timeIntervalSinceReferenceDate: 600_000_000)
+        // An expired conflict, from an earlier apply.
+        try store.withSyncTransaction { transaction in
+            try transaction.logConflict(
+                Data(repeating: 0xAA, count: 16), winner: nil, loser: nil, loserDate: created, loserBlob: nil,
+                keep: 3600)
+        }
+        #expect(try store.syncConflicts().count == 1)
+        let count = 300
+        _ = try store.add(
+            contentsOf: (0..<count).map { index in
+                NewItem(
+                    itemClass: .genericPassword,
+                    attributes: ["svce": .string("ledger.example"), "acct": .string("acct-\(index)")],
+                    accessGroup: "group.one", isSynchronizable: true, secret: Data("local \(index)".utf8))
+            })
+        // The same items from another member, later: every row wins its collision.
+        let remote = Data(repeating: 0xEE, count: 16)
+        let later = Date().addingTimeInterval(60)
+        var rows: [SyncRow] = []
+        for index in 0..<count {
+            var itemID = Data(repeating: 0x5A, count: 14)
+            itemID.append(UInt8(index >> 8))
+            itemID.append(UInt8(index & 0xFF))
+            let record = Self.record("acct-\(index)", "remote \(index)", created: created, modified: later)
+            rows.append(
+                try Self.row(
+                    key, member: remote, itemID: itemID, version: 1, seq: Int64(index + 1), record: record, date: later)
+            )
+        }
+        // Every conflict of this page is kept; the expired one goes (keep 0 for it: it is older than now).
+        Thread.sleep(forTimeInterval: 0.01)
+        try store.withSyncTransaction { transaction in
+            try transaction.logConflict(
+                Data(repeating: 0xBB, count: 16), winner: nil, loser: nil, loserDate: created, loserBlob: nil, keep: 0)
+            try transaction.logConflict(
+                Data(repeating: 0xCC, count: 16), winner: nil, loser: nil, loserDate: created, loserBlob: nil, keep: 0)
+        }
+        let afterPrune = try store.syncConflicts().map(\.itemID)
+        #expect(Set(afterPrune) == [Data(repeating: 0xBB, count: 16), Data(repeating: 0xCC, count: 16)])
+        try engine.apply(pulled: rows)
+        let conflicts = try store.syncConflicts()
+        #expect(conflicts.count == count + 2, "one per collision, and the two of the earlier transaction")
+        let items = try store.find(
+            ItemQuery(itemClass: .genericPassword, attributes: ["svce": .string("ledger.example")]))
+        #expect(items.count == count)
+        for item in items {
+            guard case .string(let account)? = item.attributes["acct"] else { continue }
+            let suffix = account.dropFirst("acct-".count)
+            #expect(try item.secret?.open() == Data("remote \(suffix)".utf8), "the later change wins")
+        }
+    }
 }

@@ -104,6 +104,13 @@ extension KeychainStore {
     /// Finds items matching `query` (ordered by row id, at most `query.limit`). Never decrypts: open
     /// secrets with ``SealedSecret/open()``. Works while locked.
     package func find(_ query: ItemQuery) throws(KeychainStoreError) -> [KeychainItem] {
+        try find(query, cached: true, ordered: true)
+    }
+
+    /// ``find(_:)``; without `cached` the find-result cache is neither asked nor filled (a one-off read of many
+    /// items, such as the sync's read of a claimed batch, would only evict what callers look up again), and
+    /// without `ordered` the items come in whatever order SQLite yields them (the caller files them by ref).
+    func find(_ query: ItemQuery, cached: Bool, ordered: Bool) throws(KeychainStoreError) -> [KeychainItem] {
         if let limit = query.limit, limit <= 0 { return [] }
         let (shape, bindings) = try ItemSQL.shapeAndBindings(query)
         let withAttributes = query.includesAttributes
@@ -118,8 +125,8 @@ extension KeychainStore {
                 // The token is read before the SELECT, so a commit landing in between only costs a miss.
                 // Inside a transaction on this connection its own uncommitted writes are visible to the
                 // SELECT but not yet in the token: no cache then.
-                let token = cachesFinds && db.isAutocommit ? db.commitToken() : nil
-                if token == nil && findResults.count > 0 { findResults.removeAll() }
+                let token = cached && cachesFinds && db.isAutocommit ? db.commitToken() : nil
+                if token == nil && (cached || !db.isAutocommit) && findResults.count > 0 { findResults.removeAll() }
                 let key = FindResultCache.Key(shape: findShape, bindings: bindings)
                 // The cache holds every match (its key has no limit); the limit is applied to what it returns.
                 func limited(_ items: [KeychainItem]) -> [KeychainItem] {
@@ -134,7 +141,7 @@ extension KeychainStore {
                         try ItemSQL.decodeRow(
                             row, itemClass: itemClass, keyRing: keyRing, withAttributes: withAttributes))
                 }
-                if items.count > 1 { items.sort { $0.rowID < $1.rowID } }
+                if ordered && items.count > 1 { items.sort { $0.rowID < $1.rowID } }
                 if token != nil { findResults.insert(items, for: key) }
                 return limited(items)
             }

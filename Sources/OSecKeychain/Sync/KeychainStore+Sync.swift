@@ -21,18 +21,18 @@ extension KeychainStore {
 
     /// Sets (or, with `nil`, removes) values of the sync state in one transaction.
     package func setSyncState(_ values: [String: Data?]) throws(KeychainStoreError) {
-        try KeychainStore.mapErrors {
-            try db.transaction(.immediate) {
-                for (key, value) in values {
-                    if let value {
-                        try db.run(
-                            "INSERT INTO sync_state (key, value) VALUES (?, ?) "
-                                + "ON CONFLICT (key) DO UPDATE SET value = ?",
-                            [.text(key), .blob(value), .blob(value)])
-                    } else {
-                        try db.run("DELETE FROM sync_state WHERE key = ?", [.text(key)])
-                    }
-                }
+        try KeychainStore.mapErrors { try db.transaction(.immediate) { try writeSyncState(values) } }
+    }
+
+    /// Writes values of the sync state; the caller holds a write transaction.
+    private func writeSyncState(_ values: [String: Data?]) throws {
+        for (key, value) in values {
+            if let value {
+                try db.run(
+                    "INSERT INTO sync_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = ?",
+                    [.text(key), .blob(value), .blob(value)])
+            } else {
+                try db.run("DELETE FROM sync_state WHERE key = ?", [.text(key)])
             }
         }
     }
@@ -84,13 +84,22 @@ extension KeychainStore {
     /// Set-based: one UPDATE claims the batch (the processes whose claims still hold are checked once each, not
     /// once per entry), one joined SELECT reads the claimed entries' states, and the items are read back with one
     /// query per class and chunk.
+    ///
+    /// This process may take its own earlier claims again (a push that failed half-way), except the claim
+    /// `sparing` names (``SyncOutboxEntry/claim`` of a batch that is still on its way to the server).
     /// - Throws: `interactionNotAllowed` when a secret cannot be opened (locked keychain): nothing stays claimed.
-    package func claimSyncChanges(limit: Int, lease: TimeInterval) throws(KeychainStoreError) -> [SyncOutboxEntry] {
+    package func claimSyncChanges(
+        limit: Int, lease: TimeInterval, sparing: Double? = nil
+    ) throws(KeychainStoreError) -> [SyncOutboxEntry] {
         let pid = POSIXProcesses.currentID
         let now = Date().timeIntervalSinceReferenceDate
-        let until = now + lease
+        var until = now + lease
+        // The expiry is the claim's name: never the one of the claim spared (same clock reading).
+        if let sparing, until <= sparing { until = sparing.nextUp }
         let claimed: [ClaimedChange] = try KeychainStore.mapErrors {
-            try db.transaction(.immediate) { try claimBatch(pid: pid, now: now, until: until, limit: limit) }
+            try db.transaction(.immediate) {
+                try claimBatch(pid: pid, now: now, until: until, sparing: sparing ?? -1, limit: limit)
+            }
         }
         do {
             let records = try records(claimed.compactMap { $0.state.persistentRef })
@@ -103,7 +112,7 @@ extension KeychainStore {
                     SyncOutboxEntry(
                         itemID: claim.itemID, itemClass: state.itemClass, change: claim.change,
                         baseVersion: state.version, record: record,
-                        deletionDate: record == nil ? state.modificationDate : nil))
+                        deletionDate: record == nil ? state.modificationDate : nil, claim: until))
             }
             return entries
         } catch {
@@ -119,8 +128,11 @@ extension KeychainStore {
         let state: SyncItemState
     }
 
-    /// Claims up to `limit` entries for `pid` until `until` and reads them back. Caller holds a write transaction.
-    private func claimBatch(pid: Int64, now: Double, until: Double, limit: Int) throws -> [ClaimedChange] {
+    /// Claims up to `limit` entries for `pid` until `until` (but not those of this process's claim `sparing`) and
+    /// reads them back. Caller holds a write transaction.
+    private func claimBatch(
+        pid: Int64, now: Double, until: Double, sparing: Double, limit: Int
+    ) throws -> [ClaimedChange] {
         // Other processes whose claims have not lapsed and that are alive: their entries stay theirs.
         let holders = try db.query(
             """
@@ -134,13 +146,15 @@ extension KeychainStore {
             UPDATE sync_outbox SET claimed_pid = ?, claimed_until = ?
             WHERE rowid IN (
                 SELECT rowid FROM sync_outbox
-                WHERE claimed_pid IS NULL OR claimed_pid = ? OR claimed_until <= ?
-                    OR claimed_pid NOT IN (SELECT value FROM json_each(?))
+                WHERE (claimed_pid IS NULL OR claimed_pid = ? OR claimed_until <= ?
+                    OR claimed_pid NOT IN (SELECT value FROM json_each(?)))
+                    AND (claimed_pid IS NOT ? OR claimed_until IS NOT ?)
                 ORDER BY rowid LIMIT ?)
             """,
             [
                 .integer(pid), .real(until), .integer(pid), .real(now),
-                .text("[" + alive.joined(separator: ",") + "]"), .integer(Int64(limit)),
+                .text("[" + alive.joined(separator: ",") + "]"), .integer(pid), .real(sparing),
+                .integer(Int64(limit)),
             ])
         let rows = try db.query(
             """
@@ -184,7 +198,9 @@ extension KeychainStore {
             while start < classRefs.count {
                 let chunk = Array(classRefs[start..<min(classRefs.count, start + KeychainStore.recordChunk)])
                 start += chunk.count
-                for item in try find(ItemQuery(itemClass: itemClass, persistentRefs: chunk)) {
+                for item in try find(
+                    ItemQuery(itemClass: itemClass, persistentRefs: chunk), cached: false, ordered: false)
+                {
                     out[item.persistentRef] = SyncRecord(item: item, secret: try item.secret?.open())
                 }
             }
@@ -211,10 +227,14 @@ extension KeychainStore {
     }
 
     /// Records pushes the server accepted: the item is now at `version`, and its outbox entry is gone unless a
-    /// newer local change arrived meanwhile (then it stays, for the next push, based on `version`).
-    package func completeSyncPushes(_ accepted: [(entry: SyncOutboxEntry, version: Int64)]) throws(KeychainStoreError) {
+    /// newer local change arrived meanwhile (then it stays, for the next push, based on `version`). `state` is
+    /// written to the sync state in the same transaction.
+    package func completeSyncPushes(
+        _ accepted: [(entry: SyncOutboxEntry, version: Int64)], settingState state: [String: Data?] = [:]
+    ) throws(KeychainStoreError) {
         try KeychainStore.mapErrors {
             try db.transaction(.immediate) {
+                try writeSyncState(state)
                 for (entry, version) in accepted {
                     try db.run(
                         "UPDATE sync_items SET version = ? WHERE item_id = ?", [.integer(version), .blob(entry.itemID)])
@@ -307,6 +327,14 @@ extension KeychainStore {
 package struct SyncTransaction {
     let store: KeychainStore
     private var db: Database { store.db }
+    /// Whether expired conflicts were dropped in this transaction already (see
+    /// ``logConflict(_:winner:loser:loserDate:loserBlob:keep:)``).
+    private let conflictsPruned = PruneFlag()
+
+    /// Set once per transaction; a class so that the transaction value can stay a `let`.
+    private final class PruneFlag { var isSet = false }
+
+    init(store: KeychainStore) { self.store = store }
 
     /// The ledger's state of an item.
     package func state(_ itemID: Data) throws(KeychainStoreError) -> SyncItemState? {
@@ -504,13 +532,18 @@ package struct SyncTransaction {
         }
     }
 
-    /// Keeps a losing change for `sync-status` (older entries than `keep` seconds are dropped).
+    /// Keeps a losing change for `sync-status` (older entries than `keep` seconds are dropped, once per
+    /// transaction: `resolved` has no index, so dropping them at every conflict would scan the table once per
+    /// conflict, quadratic in a page full of collisions).
     package func logConflict(
         _ itemID: Data, winner: Data?, loser: Data?, loserDate: Date, loserBlob: Data?, keep: TimeInterval
     ) throws(KeychainStoreError) {
         let now = Date().timeIntervalSinceReferenceDate
         try KeychainStore.mapErrors {
-            try db.run("DELETE FROM sync_conflicts WHERE resolved < ?", [.real(now - keep)])
+            if !conflictsPruned.isSet {
+                try db.run("DELETE FROM sync_conflicts WHERE resolved < ?", [.real(now - keep)])
+                conflictsPruned.isSet = true
+            }
             try db.run(
                 """
                 INSERT INTO sync_conflicts (item_id, resolved, winner, loser, loser_mdat, loser_blob)

@@ -72,6 +72,9 @@ package struct SyncOutboxEntry: Sendable {
     package let record: SyncRecord?
     /// When the deletion happened (tombstones only).
     package let deletionDate: Date?
+    /// The claim this entry was taken in (its expiry, unique per claim of this process): a later claim that must
+    /// leave a batch still being pushed alone names it (see ``KeychainStore/claimSyncChanges(limit:lease:sparing:)``).
+    package let claim: Double
 }
 
 /// The sync ledger's view of one item.
