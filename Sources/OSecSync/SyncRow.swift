@@ -58,7 +58,7 @@ package struct SyncRow: Sendable, Hashable {
     ) throws(SyncError) -> SyncRow {
         let aad = associatedData(circleID: key.circleID, itemID: itemID, version: version, tombstone: tombstone)
         do {
-            let nonce = try SecureRandom.bytes(nonceLength)
+            let nonce = try SecureRandom.publicBytes(nonceLength)
             let (ciphertext, tag) = try key.sealingKey.seal(
                 nonce: nonce, plaintext: plain, aad: aad, tagLength: tagLength)
             var blob = Data(capacity: 1 + nonceLength + ciphertext.count + tagLength)

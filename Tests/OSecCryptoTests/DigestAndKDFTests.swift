@@ -151,4 +151,34 @@ import Testing
         #expect(throws: CryptoError(.invalidParameter, "")) { try SecureRandom.bytes(-1) }
         #expect(ConstantTime.equals(a, a) && !ConstantTime.equals(a, b) && !ConstantTime.equals(a, a.prefix(31)))
     }
+
+    /// The pooled bytes for nonces and ids: every length up to the pool's limit and beyond it, across refills of
+    /// the 4 KiB pool and from eight threads at once, never hands out the same bytes twice.
+    @Test func publicRandomBytesNeverRepeat() throws {
+        #expect(try SecureRandom.publicBytes(0).isEmpty)
+        #expect(throws: CryptoError(.invalidParameter, "")) { try SecureRandom.publicBytes(-1) }
+        for count in [1, 12, 16, 63, 64, 65, 4096, 5000] {
+            #expect(try SecureRandom.publicBytes(count).count == count)
+        }
+        let draws = LockedDraws()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            var mine: [Data] = []
+            for _ in 0..<2_000 { if let nonce = try? SecureRandom.publicBytes(12) { mine.append(nonce) } }
+            draws.add(mine)
+        }
+        let all = draws.all
+        #expect(all.count == 16_000, "every draw succeeded")
+        #expect(Set(all).count == all.count, "no nonce came out twice (12 bytes: a repeat would be a pool bug)")
+        // Not stuck on one value (the draws span about 47 refills of the pool).
+        let distinctFirstBytes = Set(all.prefix(1_000).map { $0.first ?? 0 })
+        #expect(distinctFirstBytes.count > 200)
+    }
+}
+
+/// Draws collected from several threads.
+private final class LockedDraws: @unchecked Sendable {  // sendable: guarded by `lock`
+    private let lock = NSLock()
+    private var draws: [Data] = []
+    func add(_ more: [Data]) { lock.withLock { draws += more } }
+    var all: [Data] { lock.withLock { draws } }
 }

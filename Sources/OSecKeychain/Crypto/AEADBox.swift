@@ -58,7 +58,7 @@ enum AEADBox {
         _ body: (Data) throws(CryptoError) -> (ciphertext: Data, tag: Data)
     ) throws(KeychainStoreError) -> Data {
         do {
-            let nonce = try SecureRandom.bytes(nonceLength)
+            let nonce = try SecureRandom.publicBytes(nonceLength)
             let (ciphertext, tag) = try body(nonce)
             var box = Data(capacity: overhead + ciphertext.count)
             box.append(version)

@@ -27,7 +27,16 @@ enum PasswordKDF {
     }
 
     static func randomBytes(_ count: Int) throws(KeychainStoreError) -> Data {
-        do { return try SecureRandom.bytes(count) } catch {
+        try random { () throws(CryptoError) in try SecureRandom.bytes(count) }
+    }
+
+    /// Random bytes for a value that is not secret (a persistent ref's UUID): ``SecureRandom/publicBytes(_:)``.
+    static func randomID(_ count: Int) throws(KeychainStoreError) -> Data {
+        try random { () throws(CryptoError) in try SecureRandom.publicBytes(count) }
+    }
+
+    private static func random(_ draw: () throws(CryptoError) -> Data) throws(KeychainStoreError) -> Data {
+        do { return try draw() } catch {
             throw KeychainStoreError(.internal, "random generator failed", underlying: error)
         }
     }

@@ -34,7 +34,7 @@ extension KeychainStore {
         var rows: [PreparedInsert] = []
         rows.reserveCapacity(items.count)
         for item in items {
-            let uuid = try PasswordKDF.randomBytes(PersistentRef.uuidLength)
+            let uuid = try PasswordKDF.randomID(PersistentRef.uuidLength)
             if item.secret != nil { try keyRing.requireKey(item.accessibility.protectionClass) }
             rows.append(try prepareInsert(item, uuid: uuid, now: now))
         }
