@@ -23,6 +23,7 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
     private var listening = false
     /// Copies of `key` for parallel sealing and opening (see ``parallelMap(_:_:)``).
     private var keyCopies: [CircleKey] = []
+    private let keyCopiesLock = NSLock()
 
     /// Outbox entries pushed per statement (one round trip, one server transaction).
     static let pushBatch = 500
@@ -320,24 +321,29 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
         return refused.count
     }
 
-    /// Pulls and applies everything past the cursor. While a page is applied, the next one is already fetched on
-    /// another thread, so the server's work and the decoding overlap the local apply (the connection serves one
-    /// statement at a time; the page that follows a failed apply is waited for and dropped).
+    /// Pulls and applies everything past the cursor. While a page is applied, the next one is already fetched and
+    /// opened on another thread, so the server's work, the transfer and the decryption overlap the local apply (the
+    /// connection serves one statement at a time; the page that follows a failed apply is waited for and dropped).
     private func pull(_ server: SyncServer) throws(SyncError) {
         let cursor = SyncEngine.int64(try SyncEngine.keychain { try store.syncState(SyncEngine.cursorKey) }) ?? 0
         let circleID = key.circleID
-        var page = try server.pull(circleID: circleID, after: cursor, limit: SyncEngine.pullBatch)
-        while let last = page.last {
+        let first = try server.pull(circleID: circleID, after: cursor, limit: SyncEngine.pullBatch)
+        var page = OpenedPage(rows: first, payloads: try open(first))
+        while let last = page.rows.last {
             let next =
-                page.count < SyncEngine.pullBatch
-                ? nil : PageFetch(server: server, circleID: circleID, after: last.seq, limit: SyncEngine.pullBatch)
+                page.rows.count < SyncEngine.pullBatch
+                ? nil
+                : PageFetch { [self] () throws(SyncError) in
+                    let rows = try server.pull(circleID: circleID, after: last.seq, limit: SyncEngine.pullBatch)
+                    return OpenedPage(rows: rows, payloads: try open(rows))
+                }
             do {
-                try apply(pulled: page)
+                try apply(pulled: page.rows, opened: page.payloads)
             } catch {
                 _ = next?.wait()
                 throw error
             }
-            page = try next?.wait().get() ?? []
+            page = try next?.wait().get() ?? OpenedPage(rows: [], payloads: [])
         }
         try? store.setSyncState([SyncEngine.lastPullKey: SyncEngine.now()])
     }
@@ -350,8 +356,13 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
     /// on the primary key falls back to the one-row path, which applies the conflict rule. The outcome is the one
     /// of applying the rows one by one, in order.
     package func apply(pulled rows: [SyncRow]) throws(SyncError) {
+        try apply(pulled: rows, opened: try open(rows))
+    }
+
+    /// ``apply(pulled:)`` of rows already opened (`opened[i]` is the payload of `rows[i]`).
+    private func apply(pulled rows: [SyncRow], opened: [SyncPayload]) throws(SyncError) {
         guard let lastRow = rows.last else { return }
-        let opened = try open(rows)
+        guard opened.count == rows.count else { throw SyncError(.internal, "a page was opened only in part") }
         let last = lastRow.seq
         do {
             try store.withSyncTransaction { transaction in
@@ -465,8 +476,12 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
         return out
     }
 
-    /// Copies of the circle key for parallel workers (the first is the engine's own), made once.
+    /// Copies of the circle key for parallel workers (the first is the engine's own), made once. A pull opens the
+    /// next page on another thread while this one opens or applies, so the copies are kept under a lock (two
+    /// workers sharing a copy is safe: a key's cipher contexts are used under its own lock).
     private func workerKeys(_ count: Int) throws(SyncError) -> [CircleKey] {
+        keyCopiesLock.lock()
+        defer { keyCopiesLock.unlock() }
         while keyCopies.count + 1 < count {
             keyCopies.append(try CircleKey(circleID: key.circleID, material: key.material))
         }
@@ -630,15 +645,21 @@ private final class ChunkResults<R: Sendable>: @unchecked Sendable {  // sendabl
     func take() -> [Result<[R], SyncError>?] { lock.withLock { slots } }
 }
 
-/// One page of a pull, fetched on a thread of its own.
+/// A pulled page with its rows opened (`payloads[i]` is the payload of `rows[i]`).
+private struct OpenedPage: Sendable {
+    let rows: [SyncRow]
+    let payloads: [SyncPayload]
+}
+
+/// One page of a pull, fetched and opened on a thread of its own.
 private final class PageFetch: @unchecked Sendable {  // sendable: `result` is written once, before `done` signals
     private let done = DispatchSemaphore(value: 0)
-    private var result: Result<[SyncRow], SyncError> = .success([])
+    private var result: Result<OpenedPage, SyncError> = .success(OpenedPage(rows: [], payloads: []))
 
-    init(server: SyncServer, circleID: Data, after seq: Int64, limit: Int) {
+    init(_ work: @escaping @Sendable () throws(SyncError) -> OpenedPage) {
         let thread = Thread { [self] in
             do throws(SyncError) {
-                result = .success(try server.pull(circleID: circleID, after: seq, limit: limit))
+                result = .success(try work())
             } catch {
                 result = .failure(error)
             }
@@ -647,8 +668,8 @@ private final class PageFetch: @unchecked Sendable {  // sendable: `result` is w
         thread.start()
     }
 
-    /// The page (or the error of fetching it), once fetched.
-    func wait() -> Result<[SyncRow], SyncError> {
+    /// The page (or the error of fetching or opening it), once ready.
+    func wait() -> Result<OpenedPage, SyncError> {
         done.wait()
         return result
     }
