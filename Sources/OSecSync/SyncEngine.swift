@@ -27,8 +27,10 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
 
     /// Outbox entries pushed per statement (one round trip, one server transaction).
     static let pushBatch = 500
-    /// Rows pulled per request (and applied per local transaction).
+    /// Rows pulled per request (and applied per local transaction), at most.
     static let pullBatch = 5000
+    /// Rows of the first request of a pull; each later request asks for twice as many, up to `pullBatch`.
+    static let firstPullBatch = 500
     /// Rows sealed or opened per worker at least: below this, a second thread costs more than it saves.
     static let parallelGrain = 256
     /// How long a claim on outbox entries lasts if its process neither finishes nor dies.
@@ -327,23 +329,28 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
     private func pull(_ server: SyncServer) throws(SyncError) {
         let cursor = SyncEngine.int64(try SyncEngine.keychain { try store.syncState(SyncEngine.cursorKey) }) ?? 0
         let circleID = key.circleID
-        let first = try server.pull(circleID: circleID, after: cursor, limit: SyncEngine.pullBatch)
-        var page = OpenedPage(rows: first, payloads: try open(first))
+        // Pages grow from `firstPullBatch` to `pullBatch` rows: the first page is fetched and opened while nothing
+        // else can run, so it is kept small; each later page is opened while the one before (half its size) is
+        // applied, which takes longer than opening.
+        var limit = SyncEngine.firstPullBatch
+        var page = try prepared(try server.pull(circleID: circleID, after: cursor, limit: limit))
         while let last = page.rows.last {
+            let full = page.rows.count >= limit
+            limit = min(limit * 2, SyncEngine.pullBatch)
+            let nextLimit = limit
             let next =
-                page.rows.count < SyncEngine.pullBatch
+                !full
                 ? nil
                 : PageFetch { [self] () throws(SyncError) in
-                    let rows = try server.pull(circleID: circleID, after: last.seq, limit: SyncEngine.pullBatch)
-                    return OpenedPage(rows: rows, payloads: try open(rows))
+                    try prepared(try server.pull(circleID: circleID, after: last.seq, limit: nextLimit))
                 }
             do {
-                try apply(pulled: page.rows, opened: page.payloads)
+                try apply(pulled: page.rows, opened: page.payloads, prepared: page.items)
             } catch {
                 _ = next?.wait()
                 throw error
             }
-            page = try next?.wait().get() ?? OpenedPage(rows: [], payloads: [])
+            page = try next?.wait().get() ?? OpenedPage(rows: [], payloads: [], items: [])
         }
         try? store.setSyncState([SyncEngine.lastPullKey: SyncEngine.now()])
     }
@@ -356,13 +363,29 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
     /// on the primary key falls back to the one-row path, which applies the conflict rule. The outcome is the one
     /// of applying the rows one by one, in order.
     package func apply(pulled rows: [SyncRow]) throws(SyncError) {
-        try apply(pulled: rows, opened: try open(rows))
+        try apply(pulled: rows, opened: try open(rows), prepared: [])
     }
 
-    /// ``apply(pulled:)`` of rows already opened (`opened[i]` is the payload of `rows[i]`).
-    private func apply(pulled rows: [SyncRow], opened: [SyncPayload]) throws(SyncError) {
+    /// A pulled page opened, with the local rows of its records prepared (the work that needs no transaction),
+    /// in parallel where it pays.
+    private func prepared(_ rows: [SyncRow]) throws(SyncError) -> OpenedPage {
+        let store = self.store
+        let opened = try parallelMap(rows) { (row, key) throws(SyncError) in
+            let payload = try row.open(with: key)
+            return (payload, payload.record.flatMap { SyncTransaction.prepare($0, in: store) })
+        }
+        return OpenedPage(rows: rows, payloads: opened.map(\.0), items: opened.map(\.1))
+    }
+
+    /// ``apply(pulled:)`` of rows already opened (`opened[i]` is the payload of `rows[i]`); `prepared[i]`, when
+    /// given, is the local row of that payload's record, prepared outside the transaction.
+    private func apply(
+        pulled rows: [SyncRow], opened: [SyncPayload], prepared: [KeychainStore.PreparedItem?]
+    ) throws(SyncError) {
         guard let lastRow = rows.last else { return }
-        guard opened.count == rows.count else { throw SyncError(.internal, "a page was opened only in part") }
+        guard opened.count == rows.count, prepared.isEmpty || prepared.count == rows.count else {
+            throw SyncError(.internal, "a page was opened only in part")
+        }
         let last = lastRow.seq
         do {
             try store.withSyncTransaction { transaction in
@@ -370,14 +393,14 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
                 // names, has no state: only the item's own row can create it. Its state is not looked up.
                 let known = try transaction.knownItemIDs(rows.map(\.itemID))
                 var named = Set<Data>(minimumCapacity: rows.count)
-                var fresh: [(row: SyncRow, payload: SyncPayload, record: SyncRecord)] = []
+                var fresh: [FreshRow] = []
                 var freshIDs = Set<Data>()
                 func flushFresh() throws {
                     try addFresh(transaction, fresh)
                     fresh.removeAll(keepingCapacity: true)
                     freshIDs.removeAll(keepingCapacity: true)
                 }
-                for (row, payload) in zip(rows, opened) {
+                for (index, (row, payload)) in zip(rows, opened).enumerated() {
                     let mayHaveState = known.contains(row.itemID) || !named.insert(row.itemID).inserted
                     // The item's earlier row still waits in the batch of new items: add them first, so this row
                     // finds the item it changes (otherwise both rows would add an item, and the first one would
@@ -385,7 +408,10 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
                     if freshIDs.contains(row.itemID) { try flushFresh() }
                     var state = mayHaveState ? try transaction.state(row.itemID) : nil
                     if state == nil, let record = payload.record {
-                        fresh.append((row, payload, record))
+                        fresh.append(
+                            FreshRow(
+                                row: row, payload: payload, record: record,
+                                prepared: prepared.isEmpty ? nil : prepared[index]))
                         freshIDs.insert(row.itemID)
                         continue
                     }
@@ -408,12 +434,14 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
 
     /// Adds remote items new to this keychain in one batch; those that collide with a local item on the primary
     /// key then take the one-row path (the conflict rule), in order.
-    private func addFresh(
-        _ transaction: SyncTransaction, _ fresh: [(row: SyncRow, payload: SyncPayload, record: SyncRecord)]
-    ) throws {
+    private func addFresh(_ transaction: SyncTransaction, _ fresh: [FreshRow]) throws {
         let stored = try transaction.putNew(
-            fresh.map { (itemID: $0.row.itemID, record: $0.record, version: $0.row.version, member: $0.payload.member) }
-        )
+            fresh.map {
+                (
+                    itemID: $0.row.itemID, record: $0.record, version: $0.row.version, member: $0.payload.member,
+                    prepared: $0.prepared
+                )
+            })
         for (entry, added) in zip(fresh, stored) where !added {
             try applyRemote(transaction, entry.row, entry.payload)
         }
@@ -645,16 +673,26 @@ private final class ChunkResults<R: Sendable>: @unchecked Sendable {  // sendabl
     func take() -> [Result<[R], SyncError>?] { lock.withLock { slots } }
 }
 
-/// A pulled page with its rows opened (`payloads[i]` is the payload of `rows[i]`).
+/// A pulled page with its rows opened (`payloads[i]` is the payload of `rows[i]`) and the local rows of their
+/// records prepared (`items[i]`; `nil` for a tombstone, or a record that does not make a valid item).
 private struct OpenedPage: Sendable {
     let rows: [SyncRow]
     let payloads: [SyncPayload]
+    let items: [KeychainStore.PreparedItem?]
+}
+
+/// A row of a page whose item this keychain has never seen, waiting for the batched add.
+private struct FreshRow {
+    let row: SyncRow
+    let payload: SyncPayload
+    let record: SyncRecord
+    let prepared: KeychainStore.PreparedItem?
 }
 
 /// One page of a pull, fetched and opened on a thread of its own.
 private final class PageFetch: @unchecked Sendable {  // sendable: `result` is written once, before `done` signals
     private let done = DispatchSemaphore(value: 0)
-    private var result: Result<OpenedPage, SyncError> = .success(OpenedPage(rows: [], payloads: []))
+    private var result: Result<OpenedPage, SyncError> = .success(OpenedPage(rows: [], payloads: [], items: []))
 
     init(_ work: @escaping @Sendable () throws(SyncError) -> OpenedPage) {
         let thread = Thread { [self] in

@@ -29,15 +29,39 @@ extension KeychainStore {
     package func add(
         contentsOf items: [NewItem], skippingDuplicates: Bool
     ) throws(KeychainStoreError) -> [KeychainItem?] {
-        let now = Date()
         // Validate before taking the write lock; seal inside it (the row id is bound into the seal).
-        var rows: [PreparedInsert] = []
-        rows.reserveCapacity(items.count)
+        try add(prepared: try prepare(items), skippingDuplicates: skippingDuplicates)
+    }
+
+    /// An item validated and bound for ``add(prepared:skippingDuplicates:)``: made before the write lock is taken,
+    /// on any thread (a pull prepares the next page's items while the current page is applied).
+    package struct PreparedItem: Sendable {
+        fileprivate let insert: PreparedInsert
+    }
+
+    /// Validates `items` against their classes and binds them for insertion; each gets its persistent-ref UUID
+    /// now. Touches neither the database nor the keys (it only checks that a secret's class key is there).
+    /// - Throws: `noSuchAttribute` / `param` for an attribute the class lacks or a value of the wrong type;
+    ///   `interactionNotAllowed` for a secret whose class key is locked away.
+    package func prepare(_ items: [NewItem]) throws(KeychainStoreError) -> [PreparedItem] {
+        let now = Date()
+        var prepared: [PreparedItem] = []
+        prepared.reserveCapacity(items.count)
         for item in items {
             let uuid = try PasswordKDF.randomID(PersistentRef.uuidLength)
             if item.secret != nil { try keyRing.requireKey(item.accessibility.protectionClass) }
-            rows.append(try prepareInsert(item, uuid: uuid, now: now))
+            prepared.append(PreparedItem(insert: try prepareInsert(item, uuid: uuid, now: now)))
         }
+        return prepared
+    }
+
+    /// ``add(contentsOf:skippingDuplicates:)`` of items prepared with ``prepare(_:)``.
+    package func add(
+        prepared: [PreparedItem], skippingDuplicates: Bool
+    ) throws(KeychainStoreError) -> [KeychainItem?] {
+        let rows = prepared.map(\.insert)
+        // Checked again: the keychain may have been locked since the items were prepared.
+        for row in rows where row.item.secret != nil { try keyRing.requireKey(row.item.accessibility.protectionClass) }
         let keyRing = self.keyRing
         let inserted = try writeTransaction("add an item") { () throws -> [(rowID: Int64, sealed: Data?)?] in
             var nextRowID: [Int: Int64] = [:]
@@ -85,7 +109,8 @@ extension KeychainStore {
                     persistentRef: try PersistentRef(itemClass: itemClass, uuid: row.uuid),
                     attributes: row.attributes, accessGroup: row.item.accessGroup,
                     accessibility: row.item.accessibility, isSynchronizable: row.item.isSynchronizable,
-                    creationDate: row.item.dates?.created ?? now, modificationDate: row.item.dates?.modified ?? now,
+                    creationDate: row.item.dates?.created ?? row.now,
+                    modificationDate: row.item.dates?.modified ?? row.now,
                     secret: stored.sealed.map {
                         SealedSecret(blob: $0, binding: row.binding(rowID: stored.rowID), keyRing: keyRing)
                     }))
@@ -301,9 +326,11 @@ extension KeychainStore {
     }
 
     /// An item validated and turned into INSERT bindings (row id and secret filled in inside the transaction).
-    private struct PreparedInsert {
+    fileprivate struct PreparedInsert: Sendable {
         let item: NewItem
         let uuid: Data
+        /// When it was prepared: an item without dates of its own is created and modified then.
+        let now: Date
         var bindings: [SQLiteValue]
         let attributes: ItemAttributes
         let primaryKey: Data
@@ -349,7 +376,7 @@ extension KeychainStore {
             .null,  // secret, sealed in the transaction
         ]
         return PreparedInsert(
-            item: item, uuid: uuid, bindings: engine + columns, attributes: stored,
+            item: item, uuid: uuid, now: now, bindings: engine + columns, attributes: stored,
             primaryKey: BindingEncoding.primaryKey(itemClass) { _, index in columns[index] })
     }
 }

@@ -399,15 +399,26 @@ package struct SyncTransaction {
     package func putNew(
         _ items: [(itemID: Data, record: SyncRecord, version: Int64, member: Data)]
     ) throws(KeychainStoreError) -> [Bool] {
-        let added = try store.add(
-            contentsOf: items.map { item in
-                var new = NewItem(
-                    itemClass: item.record.itemClass, attributes: item.record.attributes,
-                    accessGroup: item.record.accessGroup, accessibility: item.record.accessibility,
-                    isSynchronizable: true, secret: item.record.secret)
-                new.dates = (item.record.creationDate, item.record.modificationDate)
-                return new
-            }, skippingDuplicates: true)
+        try putNew(items.map { ($0.itemID, $0.record, $0.version, $0.member, nil) })
+    }
+
+    /// ``putNew(_:)`` of items whose local rows may have been prepared already (``SyncTransaction/prepare(_:)``,
+    /// on another thread); the others are prepared here.
+    package func putNew(
+        _ items: [(
+            itemID: Data, record: SyncRecord, version: Int64, member: Data, prepared: KeychainStore.PreparedItem?
+        )]
+    ) throws(KeychainStoreError) -> [Bool] {
+        var prepared: [KeychainStore.PreparedItem] = []
+        prepared.reserveCapacity(items.count)
+        for item in items {
+            if let ready = item.prepared {
+                prepared.append(ready)
+            } else {
+                prepared.append(contentsOf: try store.prepare([SyncTransaction.newItem(item.record)]))
+            }
+        }
+        let added = try store.add(prepared: prepared, skippingDuplicates: true)
         try KeychainStore.mapErrors {
             try db.withStatement(SyncTransaction.linkSQL) { statement in
                 for (item, result) in zip(items, added) {
@@ -423,6 +434,21 @@ package struct SyncTransaction {
             }
         }
         return added.map { $0 != nil }
+    }
+
+    /// The local item a remote record becomes (synchronizable, with the record's own dates).
+    package static func newItem(_ record: SyncRecord) -> NewItem {
+        var new = NewItem(
+            itemClass: record.itemClass, attributes: record.attributes, accessGroup: record.accessGroup,
+            accessibility: record.accessibility, isSynchronizable: true, secret: record.secret)
+        new.dates = (record.creationDate, record.modificationDate)
+        return new
+    }
+
+    /// The local row of a remote record, prepared for ``putNew(_:)`` outside the write transaction (on any thread);
+    /// `nil` when the record does not make a valid item (``putNew(_:)`` then throws the reason).
+    package static func prepare(_ record: SyncRecord, in store: KeychainStore) -> KeychainStore.PreparedItem? {
+        (try? store.prepare([newItem(record)]))?.first
     }
 
     /// Maps an item id to its local row (`?1` item id, `?2` class, `?3` persistent-ref UUID, `?4` version,
