@@ -402,7 +402,7 @@ package struct SyncTransaction {
         try putNew(items.map { ($0.itemID, $0.record, $0.version, $0.member, nil) })
     }
 
-    /// ``putNew(_:)`` of items whose local rows may have been prepared already (``SyncTransaction/prepare(_:)``,
+    /// `putNew(_:)` of items whose local rows may have been prepared already (`SyncTransaction.prepare(_:in:)`,
     /// on another thread); the others are prepared here.
     package func putNew(
         _ items: [(
@@ -445,8 +445,8 @@ package struct SyncTransaction {
         return new
     }
 
-    /// The local row of a remote record, prepared for ``putNew(_:)`` outside the write transaction (on any thread);
-    /// `nil` when the record does not make a valid item (``putNew(_:)`` then throws the reason).
+    /// The local row of a remote record, prepared for `putNew(_:)` outside the write transaction (on any thread);
+    /// `nil` when the record does not make a valid item (`putNew(_:)` then throws the reason).
     package static func prepare(_ record: SyncRecord, in store: KeychainStore) -> KeychainStore.PreparedItem? {
         (try? store.prepare([newItem(record)]))?.first
     }
