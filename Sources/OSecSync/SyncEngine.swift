@@ -347,10 +347,10 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
             do {
                 try apply(pulled: page.rows, opened: page.payloads, prepared: page.items)
             } catch {
-                _ = next?.wait()
+                _ = next?.result()
                 throw error
             }
-            page = try next?.wait().get() ?? OpenedPage(rows: [], payloads: [], items: [])
+            page = try next?.result().get() ?? OpenedPage(rows: [], payloads: [], items: [])
         }
         try? store.setSyncState([SyncEngine.lastPullKey: SyncEngine.now()])
     }
@@ -689,53 +689,45 @@ private struct FreshRow {
     let prepared: KeychainStore.PreparedItem?
 }
 
-/// One page of a pull, fetched and opened on a thread of its own.
-private final class PageFetch: @unchecked Sendable {  // sendable: `result` is written once, before `done` signals
+/// Work running on a thread of its own (a pull's next page, a pushed batch), its result waited for once ready.
+private final class BackgroundWork<Value: Sendable>: @unchecked Sendable {  // sendable: see `outcome`
+    /// Written once by the work's thread, before `done` signals; read only after waiting for `done`.
+    private var outcome: Result<Value, SyncError>?
     private let done = DispatchSemaphore(value: 0)
-    private var result: Result<OpenedPage, SyncError> = .success(OpenedPage(rows: [], payloads: [], items: []))
 
-    init(_ work: @escaping @Sendable () throws(SyncError) -> OpenedPage) {
+    init(_ work: @escaping @Sendable () throws(SyncError) -> Value) {
         let thread = Thread { [self] in
             do throws(SyncError) {
-                result = .success(try work())
+                outcome = .success(try work())
             } catch {
-                result = .failure(error)
+                outcome = .failure(error)
             }
             done.signal()
         }
         thread.start()
     }
 
-    /// The page (or the error of fetching or opening it), once ready.
-    func wait() -> Result<OpenedPage, SyncError> {
+    /// The value (or the error of the work), once ready; a second call returns at once.
+    func result() -> Result<Value, SyncError> {
         done.wait()
-        return result
+        done.signal()
+        return outcome ?? .failure(SyncError(.internal, "background work ended without a result"))
     }
 }
 
+/// One page of a pull, fetched, opened and prepared on a thread of its own.
+private typealias PageFetch = BackgroundWork<OpenedPage>
+
 /// One pushed batch, sealed and sent on a thread of its own (see `SyncEngine.push`).
-private final class PushFlight: @unchecked Sendable {  // sendable: `result` is written once, before `done` signals
+private final class PushFlight: Sendable {
     let entries: [SyncOutboxEntry]
-    private let done = DispatchSemaphore(value: 0)
-    private var result: Result<Set<Data>, SyncError> = .success([])
+    private let work: BackgroundWork<Set<Data>>
 
     init(entries: [SyncOutboxEntry], work: @escaping @Sendable () throws(SyncError) -> Set<Data>) {
         self.entries = entries
-        let thread = Thread { [self] in
-            do throws(SyncError) {
-                result = .success(try work())
-            } catch {
-                result = .failure(error)
-            }
-            done.signal()
-        }
-        thread.start()
+        self.work = BackgroundWork(work)
     }
 
     /// The ids the server stored, once it answered, or the error of sealing or sending the batch.
-    func answer() throws(SyncError) -> Set<Data> {
-        done.wait()
-        done.signal()  // a second call returns at once
-        return try result.get()
-    }
+    func answer() throws(SyncError) -> Set<Data> { try work.result().get() }
 }
