@@ -345,7 +345,7 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
                     try prepared(try server.pull(circleID: circleID, after: last.seq, limit: nextLimit))
                 }
             do {
-                try apply(pulled: page.rows, opened: page.payloads, prepared: page.items)
+                try apply(page)
             } catch {
                 _ = next?.result()
                 throw error
@@ -363,7 +363,7 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
     /// on the primary key falls back to the one-row path, which applies the conflict rule. The outcome is the one
     /// of applying the rows one by one, in order.
     package func apply(pulled rows: [SyncRow]) throws(SyncError) {
-        try apply(pulled: rows, opened: try open(rows), prepared: [])
+        try apply(try prepared(rows))
     }
 
     /// A pulled page opened, with the local rows of its records prepared (the work that needs no transaction),
@@ -377,15 +377,11 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
         return OpenedPage(rows: rows, payloads: opened.map(\.0), items: opened.map(\.1))
     }
 
-    /// ``apply(pulled:)`` of rows already opened (`opened[i]` is the payload of `rows[i]`); `prepared[i]`, when
-    /// given, is the local row of that payload's record, prepared outside the transaction.
-    private func apply(
-        pulled rows: [SyncRow], opened: [SyncPayload], prepared: [KeychainStore.PreparedItem?]
-    ) throws(SyncError) {
+    /// ``apply(pulled:)`` of a page already opened and prepared.
+    private func apply(_ page: OpenedPage) throws(SyncError) {
+        let rows = page.rows
+        let opened = page.payloads
         guard let lastRow = rows.last else { return }
-        guard opened.count == rows.count, prepared.isEmpty || prepared.count == rows.count else {
-            throw SyncError(.internal, "a page was opened only in part")
-        }
         let last = lastRow.seq
         do {
             try store.withSyncTransaction { transaction in
@@ -411,7 +407,7 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
                         fresh.append(
                             FreshRow(
                                 row: row, payload: payload, record: record,
-                                prepared: prepared.isEmpty ? nil : prepared[index]))
+                                prepared: page.items[index]))
                         freshIDs.insert(row.itemID)
                         continue
                     }
@@ -458,11 +454,6 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
                 itemClass: entry.itemClass, record: entry.record)
             return try SyncRow.seal(payload, itemID: entry.itemID, version: entry.baseVersion + 1, key: key)
         }
-    }
-
-    /// Every row opened, in order; in parallel for large batches. The first bad row (in row order) throws.
-    private func open(_ rows: [SyncRow]) throws(SyncError) -> [SyncPayload] {
-        try parallelMap(rows) { (row, key) throws(SyncError) in try row.open(with: key) }
     }
 
     /// `transform` of every element, in order, spread over the machine's cores in contiguous chunks of at least

@@ -396,14 +396,9 @@ package struct SyncTransaction {
     /// rows are then written with one prepared statement reused for the whole run. Returns, for each, whether it was
     /// stored; `false` means its primary key is taken by another local item, and nothing was written for it (the
     /// caller applies the conflict rule, through ``put(_:_:version:member:)``).
-    package func putNew(
-        _ items: [(itemID: Data, record: SyncRecord, version: Int64, member: Data)]
-    ) throws(KeychainStoreError) -> [Bool] {
-        try putNew(items.map { ($0.itemID, $0.record, $0.version, $0.member, nil) })
-    }
-
-    /// `putNew(_:)` of items whose local rows may have been prepared already (`SyncTransaction.prepare(_:in:)`,
-    /// on another thread); the others are prepared here.
+    ///
+    /// An item's local row may have been prepared already (``SyncTransaction/prepare(_:in:)``, on another thread);
+    /// the others are prepared here, which throws the reason a record does not make a valid item.
     package func putNew(
         _ items: [(
             itemID: Data, record: SyncRecord, version: Int64, member: Data, prepared: KeychainStore.PreparedItem?
