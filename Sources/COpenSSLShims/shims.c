@@ -313,6 +313,8 @@ int osec_aes_gcm_prepared(void *ctx, int encrypt, const void *iv, size_t iv_len,
     return 1;
 }
 
+/// The IV length a GCM context starts with (96 bits).
+#define OSEC_GCM_DEFAULT_IV 12
 /// Longest IV OpenSSL 3.0's GCM provider keeps (GCM_IV_MAX_SIZE, 1024 bits).
 #define OSEC_GCM_EVP_MAX_IV 128
 /// Largest piece handed to one EVP_CipherUpdate (its length is an int; GCM takes any split). 1 MiB keeps the
@@ -350,9 +352,14 @@ static int osec_gcm_evp(const EVP_CIPHER *cipher, int encrypt, const void *key, 
         OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, tag, tag_len),
         OSSL_PARAM_construct_end(),
     };
-    // The IV length is set before the IV is given: the provider copies the IV with the length it has then.
-    if (EVP_CipherInit_ex2(ctx, cipher, key, NULL, encrypt, length) != 1) goto done;
-    if (EVP_CipherInit_ex2(ctx, NULL, NULL, iv, encrypt, NULL) != 1) goto done;
+    if (iv_len == OSEC_GCM_DEFAULT_IV) {
+        // GCM's own IV length: key and IV in one initialisation.
+        if (EVP_CipherInit_ex2(ctx, cipher, key, iv, encrypt, NULL) != 1) goto done;
+    } else {
+        // Any other length is set before the IV is given: the provider copies the IV with the length it has then.
+        if (EVP_CipherInit_ex2(ctx, cipher, key, NULL, encrypt, length) != 1) goto done;
+        if (EVP_CipherInit_ex2(ctx, NULL, NULL, iv, encrypt, NULL) != 1) goto done;
+    }
     if (!osec_gcm_feed(ctx, aad, aad_len, NULL)) goto done;
     if (!osec_gcm_feed(ctx, in, in_len, out)) goto done;
     if (!encrypt && EVP_CIPHER_CTX_set_params(ctx, tag_param) != 1) goto done;

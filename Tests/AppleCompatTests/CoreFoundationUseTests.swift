@@ -73,6 +73,10 @@ import Testing
         var none = [UInt8](repeating: 7, count: 4)
         #expect(SecRandomCopyBytes(nil, 0, &none) == errSecSuccess && none == [7, 7, 7, 7])
         #expect(SecRandomCopyBytes(kSecRandomDefault, -1, &none) == errSecParam)
+        // Exactly `count` bytes are written, straight into the caller's buffer: nothing past them changes.
+        var framed = [UInt8](repeating: 0xA5, count: 80)
+        #expect(SecRandomCopyBytes(kSecRandomDefault, 48, &framed) == errSecSuccess)
+        #expect(framed[48...].allSatisfy { $0 == 0xA5 } && framed[..<48].contains { $0 != 0xA5 })
     }
 
     @Test func sharedWebCredentialsAnswerAsWhereTheyAreUnavailable() async {

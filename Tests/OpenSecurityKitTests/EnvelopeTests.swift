@@ -29,6 +29,11 @@ import Testing
         #expect(first.encryptedKey != second.encryptedKey)
         #expect(first.payload.prefix(12) != second.payload.prefix(12))
         #expect(first.payload != second.payload)
+        // Nonces come from a pool refilled every 4 KiB: 400 envelopes (4,800 nonce bytes) cross a refill and
+        // still never repeat a nonce.
+        var nonces = Set<Data>()
+        for _ in 0..<400 { nonces.insert(try Envelope.seal(message, to: recipientPublic, id: "a").payload.prefix(12)) }
+        #expect(nonces.count == 400)
     }
 
     @Test func modernKeyWrapIsOAEPSHA256ForRSAAndECIESForEC() throws {

@@ -119,7 +119,7 @@ extension Envelope {
         guard let wrapped = SecKeyCreateEncryptedData(recipient, algorithm, Data(key) as CFData, &error) else {
             throw SecurityKitError.from(error, "encrypting the message key for the recipient failed")
         }
-        let nonce = try EnvelopeCrypto.randomBytes(EnvelopeCrypto.nonceLength)
+        let nonce = try EnvelopeCrypto.nonce()
         let aad = Array(id.utf8)
         let sealed =
             switch plaintext {

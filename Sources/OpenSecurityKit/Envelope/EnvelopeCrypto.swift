@@ -20,6 +20,17 @@ enum EnvelopeCrypto {
         return bytes
     }
 
+    /// A fresh AES-GCM nonce. It is sent in clear and must only never repeat, so it comes from OSecCrypto's pool of
+    /// public random bytes (one `RAND_bytes` call per 4 KiB) rather than a `RAND_bytes` call of its own; the
+    /// message key never does.
+    static func nonce() throws(SecurityKitError) -> [UInt8] {
+        do throws(CryptoError) {
+            return [UInt8](try SecureRandom.publicBytes(nonceLength))
+        } catch {
+            throw SecurityKitError(errSecInternal, reason: "no random bytes for the nonce (\(error.reason))")
+        }
+    }
+
     /// `count` decimal digits (ASCII), each uniformly distributed: random bytes below 250 taken modulo 10, the
     /// others discarded (the guides' `arc4random() % 9` never gives a 9).
     static func randomDigits(_ count: Int) throws(SecurityKitError) -> [UInt8] {

@@ -23,19 +23,8 @@ nonisolated(unsafe) public let kSecRandomDefault: SecRandomRef = SecRandomGenera
 @discardableResult
 public func SecRandomCopyBytes(_ rnd: SecRandomRef?, _ count: Int, _ bytes: UnsafeMutableRawPointer) -> Int32 {
     guard count >= 0 else { return errSecParam }
-    var offset = 0
-    while offset < count {
-        let chunk = min(count - offset, SecRandomLimits.chunk)
-        guard let random = try? SecureRandom.bytes(chunk) else { return errSecInternal }
-        for byte in random {
-            bytes.storeBytes(of: byte, toByteOffset: offset, as: UInt8.self)
-            offset += 1
-        }
-    }
+    guard count > 0 else { return errSecSuccess }
+    // OpenSSL writes straight into the caller's buffer (no intermediate Data, no copy of the secret bytes).
+    guard (try? SecureRandom.fill(bytes, count: count)) != nil else { return errSecInternal }
     return errSecSuccess
-}
-
-enum SecRandomLimits {
-    /// Bytes drawn from OpenSSL per call (larger requests are split; RAND_bytes takes an `int` count).
-    static let chunk = 1 << 20
 }
