@@ -36,7 +36,7 @@ extension KeychainStore {
     /// An item validated and bound for ``add(prepared:skippingDuplicates:)``: made before the write lock is taken,
     /// on any thread (a pull prepares the next page's items while the current page is applied).
     package struct PreparedItem: Sendable {
-        fileprivate let insert: PreparedInsert
+        fileprivate var insert: PreparedInsert
     }
 
     /// Validates `items` against their classes and binds them for insertion; each gets its persistent-ref UUID
@@ -59,49 +59,16 @@ extension KeychainStore {
     package func add(
         prepared: [PreparedItem], skippingDuplicates: Bool
     ) throws(KeychainStoreError) -> [KeychainItem?] {
-        let rows = prepared.map(\.insert)
-        // Checked again: the keychain may have been locked since the items were prepared.
-        for row in rows where row.item.secret != nil { try keyRing.requireKey(row.item.accessibility.protectionClass) }
+        let inserted = try insert(prepared, skippingDuplicates: skippingDuplicates)
         let keyRing = self.keyRing
-        let inserted = try writeTransaction("add an item") { () throws -> [(rowID: Int64, sealed: Data?)?] in
-            var nextRowID: [Int: Int64] = [:]
-            var results: [(rowID: Int64, sealed: Data?)?] = []
-            results.reserveCapacity(rows.count)
-            for row in rows {
-                let itemClass = row.item.itemClass
-                let rowID = try nextRowID[itemClass.ordinal] ?? firstFreeRowID(itemClass)
-                let sealed = try row.item.secret.map { (secret) throws(KeychainStoreError) in
-                    try keyRing.sealSecret(secret, binding: row.binding(rowID: rowID))
-                }
-                var bindings = row.bindings
-                bindings[0] = .integer(rowID)
-                bindings[8] = sealed.map(SQLiteValue.blob) ?? .null
-                do {
-                    try db.withStatement(keyed: insertStatements, itemClass.ordinal, sql: { ItemSQL.insert(itemClass) })
-                    {
-                        try $0.bind(bindings)
-                        try $0.run()
-                    }
-                } catch let error as SQLiteError where skippingDuplicates && error.isUniqueViolation {
-                    results.append(nil)  // a failed statement leaves the transaction open; the others go on
-                    continue
-                }
-                if row.item.isSynchronizable {  // the outbox entry commits with the item
-                    try syncLedger.recordChanges(db, itemClass: itemClass, uuids: [row.uuid])
-                }
-                nextRowID[itemClass.ordinal] = rowID + 1
-                results.append((rowID, sealed))
-            }
-            return results
-        }
-        syncLedger.flush()
         var result: [KeychainItem?] = []
-        result.reserveCapacity(rows.count)
-        for (row, stored) in zip(rows, inserted) {
+        result.reserveCapacity(prepared.count)
+        for (item, stored) in zip(prepared, inserted) {
             guard let stored else {
                 result.append(nil)
                 continue
             }
+            let row = item.insert
             let itemClass = row.item.itemClass
             result.append(
                 KeychainItem(
@@ -117,6 +84,110 @@ extension KeychainStore {
         }
         return result
     }
+
+    /// ``add(prepared:skippingDuplicates:)`` for a caller that needs to know only what was stored (a pulled page's
+    /// new items): the persistent-ref UUID of each stored item, `nil` for a duplicate left out. No
+    /// ``KeychainItem`` is built.
+    package func addReturningUUIDs(
+        prepared: [PreparedItem], skippingDuplicates: Bool
+    ) throws(KeychainStoreError) -> [Data?] {
+        let inserted = try insert(prepared, skippingDuplicates: skippingDuplicates)
+        return zip(prepared, inserted).map { item, stored in stored == nil ? nil : item.insert.uuid }
+    }
+
+    /// Writes the rows of `prepared` in one transaction: each gets its row id, its secret is sealed for that row
+    /// (or its ``preseal(_:rowID:)`` seal used, when made for the row id it gets), and a synchronizable item its
+    /// outbox entry. Returns each item's row id and sealed secret, `nil` for a duplicate left out.
+    private func insert(
+        _ prepared: [PreparedItem], skippingDuplicates: Bool
+    ) throws(KeychainStoreError) -> [(rowID: Int64, sealed: Data?)?] {
+        // Checked again: the keychain may have been locked since the items were prepared.
+        for item in prepared where item.insert.item.secret != nil {
+            try keyRing.requireKey(item.insert.item.accessibility.protectionClass)
+        }
+        let keyRing = self.keyRing
+        let inserted = try writeTransaction("add an item") { () throws -> [(rowID: Int64, sealed: Data?)?] in
+            var nextRowID: [Int: Int64] = [:]
+            var results: [(rowID: Int64, sealed: Data?)?] = []
+            results.reserveCapacity(prepared.count)
+            for index in prepared.indices {
+                let itemClass = prepared[index].insert.item.itemClass
+                let rowID = try nextRowID[itemClass.ordinal] ?? firstFreeRowID(itemClass)
+                let sealed: Data?
+                if let presealed = prepared[index].insert.presealed, presealed.rowID == rowID {
+                    sealed = presealed.blob
+                } else {
+                    let row = prepared[index].insert
+                    sealed = try row.item.secret.map { (secret) throws(KeychainStoreError) in
+                        try keyRing.sealSecret(secret, binding: row.binding(rowID: rowID))
+                    }
+                }
+                do {
+                    try db.withStatement(keyed: insertStatements, itemClass.ordinal, sql: { ItemSQL.insert(itemClass) })
+                    {
+                        // The prepared bindings as they are (no copy), then the two filled in here.
+                        try $0.bind(prepared[index].insert.bindings)
+                        try $0.bind(rowID, at: Int32(ItemSQL.rowIDParameter))
+                        if let sealed { try $0.bind(sealed, at: Int32(ItemSQL.secretParameter)) }
+                        try $0.run()
+                    }
+                } catch let error as SQLiteError where skippingDuplicates && error.isUniqueViolation {
+                    results.append(nil)  // a failed statement leaves the transaction open; the others go on
+                    continue
+                }
+                if prepared[index].insert.item.isSynchronizable {  // the outbox entry commits with the item
+                    try syncLedger.recordChanges(db, itemClass: itemClass, uuids: [prepared[index].insert.uuid])
+                }
+                nextRowID[itemClass.ordinal] = rowID + 1
+                results.append((rowID, sealed))
+            }
+            return results
+        }
+        syncLedger.flush()
+        return inserted
+    }
+
+    /// Row ids the next added items of each class are expected to get, for sealing their secrets ahead of the
+    /// write transaction (``preseal(_:rowID:)``). A forecast only: the add checks each one.
+    package struct RowIDForecast: Sendable {
+        /// The next row id by ``ItemClass`` ordinal.
+        fileprivate var next: [Int: Int64]
+
+        /// The row id the next item of `itemClass` is expected to get; the forecast moves past it.
+        package mutating func take(_ itemClass: ItemClass) -> Int64? {
+            guard let rowID = next[itemClass.ordinal], rowID < Int64.max else { return nil }
+            next[itemClass.ordinal] = rowID + 1
+            return rowID
+        }
+    }
+
+    /// The forecast for the keychain as it is now: each class's largest row id + 1, as the next add would choose
+    /// (read outside any transaction, so another writer may move it; the add then seals again).
+    package func rowIDForecast() throws(KeychainStoreError) -> RowIDForecast {
+        try KeychainStore.mapErrors {
+            var next: [Int: Int64] = [:]
+            for itemClass in ItemClass.all {
+                let largest = try db.scalar("SELECT max(id) FROM \"\(itemClass.code)\"").integerValue ?? 0
+                if largest < Int64.max { next[itemClass.ordinal] = largest + 1 }
+            }
+            return RowIDForecast(next: next)
+        }
+    }
+
+    /// Seals `item`'s secret now (on any thread) for row id `rowID`, the one it is expected to get, so that the
+    /// add does not seal it inside the write transaction. An item that gets another row id is sealed again there;
+    /// a seal is bound to its row (the row id is part of the associated data), so one made for another row is never
+    /// stored. Leaves the item as it is when its class key is not at hand.
+    package func preseal(_ item: inout PreparedItem, rowID: Int64) {
+        let row = item.insert
+        guard let secret = row.item.secret,
+            let blob = try? keyRing.sealSecret(secret, binding: row.binding(rowID: rowID))
+        else { return }
+        item.insert.presealed = (rowID, blob)
+    }
+
+    /// The class of a prepared item.
+    package static func itemClass(of item: PreparedItem) -> ItemClass { item.insert.item.itemClass }
 
     /// The row id the next item of `itemClass` gets: SQLite's own choice (largest + 1), made explicit because the
     /// secret is sealed for it before the row is written. Called inside the write transaction.
@@ -334,6 +405,8 @@ extension KeychainStore {
         var bindings: [SQLiteValue]
         let attributes: ItemAttributes
         let primaryKey: Data
+        /// The secret sealed ahead of the transaction for the row id it was expected to get.
+        var presealed: (rowID: Int64, blob: Data)?
 
         func binding(rowID: Int64) -> SecretBinding {
             SecretBinding(

@@ -413,14 +413,14 @@ package struct SyncTransaction {
                 prepared.append(contentsOf: try store.prepare([SyncTransaction.newItem(item.record)]))
             }
         }
-        let added = try store.add(prepared: prepared, skippingDuplicates: true)
+        let added = try store.addReturningUUIDs(prepared: prepared, skippingDuplicates: true)
         try KeychainStore.mapErrors {
             try db.withStatement(SyncTransaction.linkSQL) { statement in
-                for (item, result) in zip(items, added) {
-                    guard let result else { continue }
+                for (item, uuid) in zip(items, added) {
+                    guard let uuid else { continue }
                     try statement.bind(item.itemID, at: 1)
                     try statement.bind(item.record.itemClass.code, at: 2)
-                    try statement.bind(result.persistentRef.uuid, at: 3)
+                    try statement.bind(uuid, at: 3)
                     try statement.bind(item.version, at: 4)
                     try statement.bind(item.member, at: 5)
                     try statement.bind(item.record.modificationDate.timeIntervalSinceReferenceDate, at: 6)
