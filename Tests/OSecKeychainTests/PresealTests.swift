@@ -55,3 +55,33 @@ import Testing
         #expect(try secrets(store, ["early", "late"]) == ["early secret", "late secret"])
     }
 }
+
+/// New items' persistent-ref UUIDs are RFC 9562 version 7, so that those made one after another sort together and
+/// the indexes over them grow at one edge.
+@Suite struct PersistentRefUUIDTests {
+    let dir = TestDirectory()
+
+    @Test func newPersistentRefUUIDsAreVersion7AndSortByTime() throws {
+        let start = Date()
+        var uuids: [Data] = []
+        for offset in 0..<2_000 {
+            uuids.append(try PersistentRef.newUUID(at: start.addingTimeInterval(Double(offset) * 0.001)))
+        }
+        #expect(Set(uuids).count == uuids.count)
+        for uuid in uuids {
+            let bytes = [UInt8](uuid)
+            #expect(bytes.count == PersistentRef.uuidLength)
+            #expect(bytes[6] >> 4 == 7 && bytes[8] >> 6 == 0b10)
+        }
+        // The first 48 bits are the Unix time in milliseconds, so one millisecond later sorts later.
+        let milliseconds = [UInt8](uuids[0]).prefix(6).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        #expect(milliseconds == UInt64(start.timeIntervalSince1970 * 1000))
+        for (earlier, later) in zip(uuids, uuids.dropFirst()) {
+            #expect([UInt8](earlier).lexicographicallyPrecedes([UInt8](later)))
+        }
+        // Items added one after another get such UUIDs.
+        let store = try KeychainStore.create(at: dir.keychainPath(), password: testPassword, kdf: .testing)
+        let first = try store.add(genp(account: "x", service: "s", secret: "1"))
+        #expect([UInt8](first.persistentRef.uuid)[6] >> 4 == 7)
+    }
+}

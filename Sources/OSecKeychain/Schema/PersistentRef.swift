@@ -4,12 +4,12 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// A persistent reference to a stored item: its class plus a random 16-byte UUID that stays the same
-/// for the item's whole life (updates keep it; a re-added item gets a new one).
+/// A persistent reference to a stored item: its class plus a 16-byte UUID that stays the same for the item's whole
+/// life (updates keep it; a re-added item gets a new one). New UUIDs are RFC 9562 version 7 (``newUUID(at:)``).
 package struct PersistentRef: Hashable, Sendable {
     /// The item's class.
     package let itemClass: ItemClass
-    /// The 16 random bytes.
+    /// The 16 bytes of the UUID.
     package let uuid: Data
 
     /// Byte length of ``uuid``.
@@ -21,6 +21,22 @@ package struct PersistentRef: Hashable, Sendable {
         }
         self.itemClass = itemClass
         self.uuid = Data(uuid)
+    }
+
+    /// A new item's UUID: RFC 9562 version 7, a 48-bit Unix time in milliseconds followed by 74 random bits (the
+    /// version and variant fields set). Like Apple's random UUIDs it is opaque and unique; unlike them, UUIDs made
+    /// one after another sort together, so the keychain's indexes over them (the persistent-ref index, the sync
+    /// ledger's) grow at one edge instead of at a random leaf: a transaction adding thousands of items (a sync
+    /// pull, a bulk add) rewrites a few pages of those indexes rather than nearly all of them.
+    package static func newUUID(at date: Date = Date()) throws(KeychainStoreError) -> Data {
+        var uuid = try PasswordKDF.randomID(uuidLength)
+        let milliseconds = UInt64(max(0, date.timeIntervalSince1970 * 1000)) & 0xFFFF_FFFF_FFFF
+        for index in 0..<6 {
+            uuid[uuid.startIndex + index] = UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * index))
+        }
+        uuid[uuid.startIndex + 6] = 0x70 | (uuid[uuid.startIndex + 6] & 0x0F)  // version 7
+        uuid[uuid.startIndex + 8] = 0x80 | (uuid[uuid.startIndex + 8] & 0x3F)  // variant 10
+        return uuid
     }
 
     /// For UUIDs already checked to be 16 bytes (rows read from the database).

@@ -48,7 +48,7 @@ extension KeychainStore {
         var prepared: [PreparedItem] = []
         prepared.reserveCapacity(items.count)
         for item in items {
-            let uuid = try PasswordKDF.randomID(PersistentRef.uuidLength)
+            let uuid = try PersistentRef.newUUID(at: now)
             if item.secret != nil { try keyRing.requireKey(item.accessibility.protectionClass) }
             prepared.append(PreparedItem(insert: try prepareInsert(item, uuid: uuid, now: now)))
         }
