@@ -29,7 +29,7 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
     static let pushBatch = 500
     /// Rows pulled per request (and applied per local transaction), at most.
     static let pullBatch = 5000
-    /// Rows of the first request of a pull; each later request asks for twice as many, up to `pullBatch`.
+    /// Rows of the first request of a pull; each later request asks for this many more, up to `pullBatch`.
     static let firstPullBatch = 500
     /// Rows sealed or opened per worker at least: below this, a second thread costs more than it saves.
     static let parallelGrain = 256
@@ -330,19 +330,23 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
         let cursor = SyncEngine.int64(try SyncEngine.keychain { try store.syncState(SyncEngine.cursorKey) }) ?? 0
         let circleID = key.circleID
         // Pages grow from `firstPullBatch` to `pullBatch` rows: the first page is fetched and opened while nothing
-        // else can run, so it is kept small; each later page is opened while the one before (half its size) is
-        // applied, which takes longer than opening.
+        // else can run, so it is kept small; each later page is opened while the one before is applied. Applying a
+        // row takes about as long as opening one, so pages grow slowly (by `firstPullBatch`): a page twice the size
+        // of the one before would keep the applying thread waiting for it, and the last page, applied with nothing
+        // to overlap, would be large.
         var limit = SyncEngine.firstPullBatch
         var page = try prepared(try server.pull(circleID: circleID, after: cursor, limit: limit))
         while let last = page.rows.last {
             let full = page.rows.count >= limit
-            limit = min(limit * 2, SyncEngine.pullBatch)
+            limit = min(limit + SyncEngine.firstPullBatch, SyncEngine.pullBatch)
             let nextLimit = limit
+            let forecast = full ? rowIDForecast(after: page) : nil
             let next =
                 !full
                 ? nil
                 : PageFetch { [self] () throws(SyncError) in
-                    try prepared(try server.pull(circleID: circleID, after: last.seq, limit: nextLimit))
+                    try prepared(
+                        try server.pull(circleID: circleID, after: last.seq, limit: nextLimit), presealing: forecast)
                 }
             do {
                 try apply(page)
@@ -350,7 +354,11 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
                 _ = next?.result()
                 throw error
             }
+            let applied = Retired(page)
             page = try next?.result().get() ?? OpenedPage(rows: [], payloads: [], items: [])
+            // Freeing a page of thousands of rows, records and prepared items takes milliseconds: done on another
+            // thread, off the applying one.
+            DispatchQueue.global(qos: .utility).async { applied.drop() }
         }
         try? store.setSyncState([SyncEngine.lastPullKey: SyncEngine.now()])
     }
@@ -367,14 +375,41 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
     }
 
     /// A pulled page opened, with the local rows of its records prepared (the work that needs no transaction),
-    /// in parallel where it pays.
-    private func prepared(_ rows: [SyncRow]) throws(SyncError) -> OpenedPage {
+    /// in parallel where it pays. With a `forecast` of the row ids its new items will get, their secrets are also
+    /// sealed for those rows now (``KeychainStore/preseal(_:rowID:)``), so that the apply only writes them; an
+    /// item that gets another row id is sealed again when it is added.
+    private func prepared(
+        _ rows: [SyncRow], presealing forecast: KeychainStore.RowIDForecast? = nil
+    ) throws(SyncError) -> OpenedPage {
         let store = self.store
         let opened = try parallelMap(rows) { (row, key) throws(SyncError) in
             let payload = try row.open(with: key)
             return (payload, payload.record.flatMap { SyncTransaction.prepare($0, in: store) })
         }
-        return OpenedPage(rows: rows, payloads: opened.map(\.0), items: opened.map(\.1))
+        var items = opened.map(\.1)
+        if var forecast {
+            var plan: [PresealPlan] = []
+            for (index, item) in items.enumerated() {
+                guard let item, let rowID = forecast.take(KeychainStore.itemClass(of: item)) else { continue }
+                plan.append(PresealPlan(index: index, item: item, rowID: rowID))
+            }
+            let sealed = try parallelMap(plan) { (entry, _) throws(SyncError) in
+                var item = entry.item
+                store.preseal(&item, rowID: entry.rowID)
+                return item
+            }
+            for (entry, item) in zip(plan, sealed) { items[entry.index] = item }
+        }
+        return OpenedPage(rows: rows, payloads: opened.map(\.0), items: items)
+    }
+
+    /// The row ids the new items of the page after `page` are expected to get: those after the ones `page`'s new
+    /// items take when it is applied, forecast from the keychain as it is before that (read on the applying
+    /// thread, between transactions; a wrong forecast only costs a second seal). `nil` if it cannot be read.
+    private func rowIDForecast(after page: OpenedPage) -> KeychainStore.RowIDForecast? {
+        guard var forecast = try? store.rowIDForecast() else { return nil }
+        for case let item? in page.items { _ = forecast.take(KeychainStore.itemClass(of: item)) }
+        return forecast
     }
 
     /// ``apply(pulled:)`` of a page already opened and prepared.
@@ -670,6 +705,20 @@ private struct OpenedPage: Sendable {
     let rows: [SyncRow]
     let payloads: [SyncPayload]
     let items: [KeychainStore.PreparedItem?]
+}
+
+/// An applied page on its way to being freed on another thread: the box is its last owner once the pull moves on.
+private final class Retired: @unchecked Sendable {  // sendable: the page is only touched by `drop()`, once
+    private var page: OpenedPage?
+    init(_ page: OpenedPage) { self.page = page }
+    func drop() { page = nil }
+}
+
+/// A new item of a pulled page, to be sealed ahead for the row id it is expected to get.
+private struct PresealPlan: Sendable {
+    let index: Int
+    let item: KeychainStore.PreparedItem
+    let rowID: Int64
 }
 
 /// A row of a page whose item this keychain has never seen, waiting for the batched add.

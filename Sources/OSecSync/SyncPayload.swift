@@ -98,6 +98,9 @@ package struct SyncPayload: Sendable, Hashable {
         return out.padded(to: SyncPayload.paddingBlock)
     }
 
+    /// The most attribute slots reserved ahead of decoding (every class has fewer attributes than this).
+    static let attributeReserveLimit = 64
+
     /// Parses a plaintext; every malformed input throws `tamperedRow` (it opened, so a member sealed it: a bug or
     /// a newer format, never trusted).
     package init(decoding bytes: Data) throws(SyncError) {
@@ -123,6 +126,8 @@ package struct SyncPayload: Sendable, Hashable {
             }
             let count = Int(try reader.uint16())
             var attributes: [String: AttributeValue] = [:]
+            // Sized once (not rehashed as it fills); bounded, as the count is the sender's word.
+            attributes.reserveCapacity(min(count, SyncPayload.attributeReserveLimit))
             for _ in 0..<count {
                 let key = try reader.text(count: 4)
                 guard itemClass.descriptor(for: key) != nil, attributes[key] == nil else {

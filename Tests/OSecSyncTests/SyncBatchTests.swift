@@ -165,6 +165,32 @@ struct SyncBatchTests {
         for engine in engines { #expect(try engine.store.syncConflicts().count == 1) }
     }
 
+    /// A pull seals the new items of each page after the first ahead, for the row ids forecast from the pages
+    /// before it. Here the forecast is wrong: the first page updates items the member holds (its rows prepare as
+    /// new items but add none), so the next page's new items are sealed for rows they do not get and are sealed
+    /// again when added. A fresh member's forecast is right. Both end with every secret readable and right.
+    @Test func newItemsSealedAheadForTheWrongRowsAreSealedAgain() throws {
+        let server = try PGTestServer.shared()
+        let circle = Self.circle("preseal")
+        let a = try member("preseal-a", url: server.url, circle: circle)
+        _ = try a.store.add(contentsOf: Self.accounts(0..<600).map { Self.newItem($0, "v1 \($0)") })
+        try a.sync()
+        let b = try member("preseal-b", url: server.url, circle: circle)
+        try b.sync()
+        #expect(try Self.contents(b.store).count == 600)
+        // Updates first (they fill the first page of b's next pull), then new items.
+        try Self.set(a.store, Self.accounts(0..<600)) { "v2 \($0)" }
+        _ = try a.store.add(contentsOf: Self.accounts(600..<1_500).map { Self.newItem($0, "v1 \($0)") })
+        try a.sync()
+        try b.sync()
+        let fresh = try member("preseal-fresh", url: server.url, circle: circle)
+        try fresh.sync()
+        let expected = try Self.contents(a.store)
+        #expect(expected.count == 1_500 && expected["acct-5"] == "v2 acct-5" && expected["acct-900"] == "v1 acct-900")
+        #expect(try Self.contents(b.store) == expected)
+        #expect(try Self.contents(fresh.store) == expected)
+    }
+
     @Test func aBatchInterruptedByADroppedConnectionLosesNothing() throws {
         let server = try PGTestServer()
         defer { server.destroy() }
