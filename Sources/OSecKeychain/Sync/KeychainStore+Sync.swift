@@ -133,35 +133,45 @@ extension KeychainStore {
     private func claimBatch(
         pid: Int64, now: Double, until: Double, sparing: Double, limit: Int
     ) throws -> [ClaimedChange] {
-        // Other processes whose claims have not lapsed and that are alive: their entries stay theirs.
-        let holders = try db.query(
-            """
-            SELECT DISTINCT claimed_pid FROM sync_outbox
-            WHERE claimed_pid IS NOT NULL AND claimed_pid <> ? AND claimed_until > ?
-            """, [.integer(pid), .real(now)]
-        ) { $0.int64(at: 0) }
-        let alive = holders.filter { POSIXProcesses.isAlive($0) }.map(String.init)
-        try db.run(
-            """
-            UPDATE sync_outbox SET claimed_pid = ?, claimed_until = ?
-            WHERE rowid IN (
-                SELECT rowid FROM sync_outbox
-                WHERE (claimed_pid IS NULL OR claimed_pid = ? OR claimed_until <= ?
-                    OR claimed_pid NOT IN (SELECT value FROM json_each(?)))
-                    AND (claimed_pid IS NOT ? OR claimed_until IS NOT ?)
-                ORDER BY rowid LIMIT ?)
-            """,
-            [
-                .integer(pid), .real(until), .integer(pid), .real(now),
-                .text("[" + alive.joined(separator: ",") + "]"), .integer(pid), .real(sparing),
-                .integer(Int64(limit)),
-            ])
+        // The first `limit` entries in outbox order that are free to take: unclaimed, claimed by this process
+        // (except the claim spared), lapsed, or claimed by a process that is gone (each holder checked once).
+        // Walked in order and stopped there, so a claim costs the entries in flight ahead of it plus its own,
+        // not the whole outbox: a scan of every entry per batch made a large push quadratic.
+        var holders: [Int64: Bool] = [:]
+        var claimedRowIDs: [Int64] = []
+        claimedRowIDs.reserveCapacity(limit)
+        try db.withStatement("SELECT rowid, claimed_pid, claimed_until FROM sync_outbox ORDER BY rowid") { statement in
+            while claimedRowIDs.count < limit, try statement.step() {
+                if !statement.isNull(at: 1) {
+                    let holder = statement.int64(at: 1)
+                    let expiry = statement.double(at: 2)
+                    if holder == pid {
+                        if expiry == sparing { continue }
+                    } else if expiry > now {
+                        let alive = holders[holder] ?? POSIXProcesses.isAlive(holder)
+                        holders[holder] = alive
+                        if alive { continue }
+                    }
+                }
+                claimedRowIDs.append(statement.int64(at: 0))
+            }
+        }
+        try db.withStatement("UPDATE sync_outbox SET claimed_pid = ?, claimed_until = ? WHERE rowid = ?") {
+            statement in
+            try statement.bind(pid, at: 1)
+            try statement.bind(until, at: 2)
+            for rowID in claimedRowIDs {
+                try statement.bind(rowID, at: 3)
+                try statement.run()
+            }
+        }
+        guard let first = claimedRowIDs.min(), let last = claimedRowIDs.max() else { return [] }
         let rows = try db.query(
             """
             SELECT o.item_id, o.change, s.class, s.persistref, s.version, s.member, s.mdat
             FROM sync_outbox o JOIN sync_items s ON s.item_id = o.item_id
-            WHERE o.claimed_pid = ? AND o.claimed_until = ? ORDER BY o.rowid
-            """, [.integer(pid), .real(until)]
+            WHERE o.rowid BETWEEN ? AND ? AND o.claimed_pid = ? AND o.claimed_until = ? ORDER BY o.rowid
+            """, [.integer(first), .integer(last), .integer(pid), .real(until)]
         ) { row in
             (
                 row.data(at: 0) ?? Data(), row.int64(at: 1), row.string(at: 2) ?? "", row.data(at: 3),
