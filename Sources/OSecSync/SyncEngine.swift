@@ -390,7 +390,7 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
         if var forecast {
             var plan: [PresealPlan] = []
             for (index, item) in items.enumerated() {
-                guard let item, let rowID = forecast.take(KeychainStore.itemClass(of: item)) else { continue }
+                guard let item, let rowID = forecast.take(item.itemClass) else { continue }
                 plan.append(PresealPlan(index: index, item: item, rowID: rowID))
             }
             let sealed = try parallelMap(plan) { (entry, _) throws(SyncError) in
@@ -408,7 +408,7 @@ package final class SyncEngine: @unchecked Sendable {  // sendable: mutable stat
     /// thread, between transactions; a wrong forecast only costs a second seal). `nil` if it cannot be read.
     private func rowIDForecast(after page: OpenedPage) -> KeychainStore.RowIDForecast? {
         guard var forecast = try? store.rowIDForecast() else { return nil }
-        for case let item? in page.items { _ = forecast.take(KeychainStore.itemClass(of: item)) }
+        for case let item? in page.items { _ = forecast.take(item.itemClass) }
         return forecast
     }
 

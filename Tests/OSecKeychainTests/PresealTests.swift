@@ -26,7 +26,7 @@ import Testing
         var prepared = try store.prepare(accounts.map { genp(account: $0, service: "s", secret: "secret \($0)") })
         var forecast = try store.rowIDForecast()
         for index in prepared.indices {
-            let taken = forecast.take(KeychainStore.itemClass(of: prepared[index]))
+            let taken = forecast.take(prepared[index].itemClass)
             let expected = try #require(taken)
             #expect(expected == Int64(index + 2))  // after the one item already there
             // Items 1 and 4 are sealed for rows they will not get (one before, one far after); item 5 is not sealed.
@@ -78,6 +78,14 @@ import Testing
         #expect(milliseconds == UInt64(start.timeIntervalSince1970 * 1000))
         for (earlier, later) in zip(uuids, uuids.dropFirst()) {
             #expect([UInt8](earlier).lexicographicallyPrecedes([UInt8](later)))
+        }
+        // Any clock reading gives a UUID: before 1970 the time field is zero, past its 48 bits it is full.
+        for (date, prefix) in [
+            (Date.distantPast, [UInt8](repeating: 0, count: 6)),
+            (Date(timeIntervalSince1970: 1e15), [UInt8](repeating: 0xFF, count: 6)),
+        ] {
+            let uuid = [UInt8](try PersistentRef.newUUID(at: date))
+            #expect(Array(uuid.prefix(6)) == prefix && uuid[6] >> 4 == 7 && uuid[8] >> 6 == 0b10)
         }
         // Items added one after another get such UUIDs.
         let store = try KeychainStore.create(at: dir.keychainPath(), password: testPassword, kdf: .testing)

@@ -15,8 +15,8 @@ enum ItemSQL {
     /// Engine columns selected before the attribute columns, in this order.
     static let engineColumns = ["id", "persistref", "agrp", "pdmn", "sync", "cdat", "mdat", "strs", "secret"]
     /// The 1-based INSERT parameters of the row id and of the sealed secret (their places in ``engineColumns``).
-    static let rowIDParameter = 1
-    static let secretParameter = 9
+    static let rowIDParameter = (engineColumns.firstIndex(of: "id") ?? 0) + 1
+    static let secretParameter = (engineColumns.firstIndex(of: "secret") ?? 0) + 1
     static let firstAttributeColumn: Int32 = 9
 
     /// Per-class SQL, indexed by ``ItemClass/ordinal``.

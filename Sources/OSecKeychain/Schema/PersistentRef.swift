@@ -30,7 +30,10 @@ package struct PersistentRef: Hashable, Sendable {
     /// pull, a bulk add) rewrites a few pages of those indexes rather than nearly all of them.
     package static func newUUID(at date: Date = Date()) throws(KeychainStoreError) -> Data {
         var uuid = try PasswordKDF.randomID(uuidLength)
-        let milliseconds = UInt64(max(0, date.timeIntervalSince1970 * 1000)) & 0xFFFF_FFFF_FFFF
+        // Clamped to the 48-bit field (a date before 1970 or past its end, or not finite, never traps).
+        let since1970 = date.timeIntervalSince1970 * 1000
+        let milliseconds: UInt64 =
+            since1970.isFinite && since1970 > 0 ? UInt64(min(since1970, Double(0xFFFF_FFFF_FFFF))) : 0
         for index in 0..<6 {
             uuid[uuid.startIndex + index] = UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * index))
         }

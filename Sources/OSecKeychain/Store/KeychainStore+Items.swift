@@ -37,6 +37,9 @@ extension KeychainStore {
     /// on any thread (a pull prepares the next page's items while the current page is applied).
     package struct PreparedItem: Sendable {
         fileprivate var insert: PreparedInsert
+
+        /// The item's class.
+        package var itemClass: ItemClass { insert.item.itemClass }
     }
 
     /// Validates `items` against their classes and binds them for insertion; each gets its persistent-ref UUID
@@ -111,7 +114,7 @@ extension KeychainStore {
             var results: [(rowID: Int64, sealed: Data?)?] = []
             results.reserveCapacity(prepared.count)
             for index in prepared.indices {
-                let itemClass = prepared[index].insert.item.itemClass
+                let itemClass = prepared[index].itemClass
                 let rowID = try nextRowID[itemClass.ordinal] ?? firstFreeRowID(itemClass)
                 let sealed: Data?
                 if let presealed = prepared[index].insert.presealed, presealed.rowID == rowID {
@@ -185,9 +188,6 @@ extension KeychainStore {
         else { return }
         item.insert.presealed = (rowID, blob)
     }
-
-    /// The class of a prepared item.
-    package static func itemClass(of item: PreparedItem) -> ItemClass { item.insert.item.itemClass }
 
     /// The row id the next item of `itemClass` gets: SQLite's own choice (largest + 1), made explicit because the
     /// secret is sealed for it before the row is written. Called inside the write transaction.

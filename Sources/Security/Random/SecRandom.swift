@@ -23,7 +23,6 @@ nonisolated(unsafe) public let kSecRandomDefault: SecRandomRef = SecRandomGenera
 @discardableResult
 public func SecRandomCopyBytes(_ rnd: SecRandomRef?, _ count: Int, _ bytes: UnsafeMutableRawPointer) -> Int32 {
     guard count >= 0 else { return errSecParam }
-    guard count > 0 else { return errSecSuccess }
     // OpenSSL writes straight into the caller's buffer (no intermediate Data, no copy of the secret bytes).
     guard (try? SecureRandom.fill(bytes, count: count)) != nil else { return errSecInternal }
     return errSecSuccess
